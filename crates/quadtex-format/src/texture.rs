@@ -1,0 +1,573 @@
+//! Texture storage: owned, 64-byte aligned bytes holding every subresource
+//! (level, layer or face, sample) in one of two layouts behind one API.
+//!
+//! - [`Layout::Linear`]: rows of blocks, tightly packed in the probe order
+//!   (level, layer, sample, z, y, x), so raw probe data loads with one copy.
+//! - [`Layout::Tiled`]: each z slice is cut into tiles of 64 bytes or less
+//!   (8x8 texels of 1 byte, 4x4 of 4 bytes, 2x2 of 16 bytes, 4x2 BC1
+//!   blocks, ...) stored in row-major tile order, texels inside a tile in
+//!   Morton order. A bilinear 2x2 footprint then usually lies in one cache
+//!   line, and minified or rotated footprints touch few lines. Tiled
+//!   subresources start on 64-byte boundaries.
+//!
+//! Addressing is by blocks (texels for uncompressed formats). What the
+//! bytes mean is `texel.rs` and `compressed/`; sampling is elsewhere.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::compressed;
+use crate::desc::{Extent3d, TextureDesc};
+use crate::error::{Error, Result};
+use crate::format::{Aspect, TextureFormat};
+use crate::sparse::Residency;
+use crate::texel::{self, Texel};
+
+/// How texels are arranged in memory.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Layout {
+    /// Rows of blocks, tightly packed.
+    #[default]
+    Linear,
+    /// 64-byte tiles, Morton order inside each tile.
+    Tiled,
+}
+
+impl Layout {
+    /// `linear` or `tiled`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Layout::Linear => "linear",
+            Layout::Tiled => "tiled",
+        }
+    }
+}
+
+#[repr(C, align(64))]
+#[derive(Clone, Copy, Pod, Zeroable)]
+struct Line([u8; 64]);
+
+/// Owned bytes whose start is 64-byte aligned.
+#[derive(Clone)]
+struct AlignedBytes {
+    lines: Vec<Line>,
+    len: usize,
+}
+
+impl AlignedBytes {
+    fn zeroed(len: usize) -> AlignedBytes {
+        AlignedBytes {
+            lines: vec![Line([0; 64]); len.div_ceil(64)],
+            len,
+        }
+    }
+    fn as_slice(&self) -> &[u8] {
+        &bytemuck::cast_slice::<Line, u8>(&self.lines)[..self.len]
+    }
+    fn as_mut_slice(&mut self) -> &mut [u8] {
+        &mut bytemuck::cast_slice_mut::<Line, u8>(&mut self.lines)[..self.len]
+    }
+}
+
+/// Where one subresource (level, layer, sample) lives and how to address
+/// its blocks. Cheap to copy; the sampler keeps these for its hot path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Subresource {
+    /// Byte offset of the subresource in [`Texture::bytes`].
+    pub offset: usize,
+    /// Extent in texels.
+    pub extent: Extent3d,
+    /// Width in blocks.
+    pub blocks_x: u32,
+    /// Height in blocks.
+    pub blocks_y: u32,
+    /// Bytes per block.
+    pub block_bytes: u32,
+    /// log2 of the tile width in blocks (0 for linear).
+    pub tile_w_log2: u32,
+    /// log2 of the tile height in blocks (0 for linear).
+    pub tile_h_log2: u32,
+    /// Tiles per row (blocks per row for linear).
+    pub tiles_x: u32,
+    /// Tile rows per slice (block rows for linear).
+    pub tiles_y: u32,
+    /// Bytes of the whole subresource (all z slices).
+    pub size: usize,
+}
+
+impl Subresource {
+    /// Byte offset of block `(bx, by, z)` in [`Texture::bytes`]. The caller
+    /// keeps the block inside `blocks_x x blocks_y x depth`.
+    #[inline]
+    pub fn block_offset(&self, bx: u32, by: u32, z: u32) -> usize {
+        let tw = self.tile_w_log2;
+        let th = self.tile_h_log2;
+        let tile = (z as usize * self.tiles_y as usize + (by >> th) as usize)
+            * self.tiles_x as usize
+            + (bx >> tw) as usize;
+        let inner = morton(bx & ((1 << tw) - 1), by & ((1 << th) - 1), tw, th);
+        self.offset + ((tile << (tw + th)) + inner as usize) * self.block_bytes as usize
+    }
+
+    /// Whether block `(bx, by, z)` is inside the subresource.
+    #[inline]
+    pub fn contains_block(&self, bx: u32, by: u32, z: u32) -> bool {
+        bx < self.blocks_x && by < self.blocks_y && z < self.extent.depth
+    }
+}
+
+/// Morton index of `(x, y)` inside a `2^tw x 2^th` tile: the low
+/// `min(tw, th)` bits of x and y interleave (x in the even bits), the rest of
+/// the longer axis sits on top.
+#[inline]
+pub fn morton(x: u32, y: u32, tw: u32, th: u32) -> u32 {
+    let common = tw.min(th);
+    let mut m = 0;
+    for i in 0..common {
+        m |= ((x >> i) & 1) << (2 * i);
+        m |= ((y >> i) & 1) << (2 * i + 1);
+    }
+    let hi = if tw > th { x >> common } else { y >> common };
+    m | (hi << (2 * common))
+}
+
+/// Tile shape (log2 width, log2 height) in blocks for a block size: the
+/// largest power-of-two block count whose bytes fit in 64, as square as
+/// possible (wider when not), or one row for 1D kinds.
+pub fn tile_shape(block_bytes: u32, one_d: bool) -> (u32, u32) {
+    let mut n_log2 = 0;
+    while (2u32 << n_log2) * block_bytes <= 64 {
+        n_log2 += 1;
+    }
+    if one_d {
+        (n_log2, 0)
+    } else {
+        (n_log2.div_ceil(2), n_log2 / 2)
+    }
+}
+
+/// A texture: its description, its bytes in one layout, and optionally a
+/// sparse residency map.
+#[derive(Clone)]
+pub struct Texture {
+    desc: TextureDesc,
+    layout: Layout,
+    data: AlignedBytes,
+    subs: Vec<Subresource>,
+    residency: Option<Residency>,
+}
+
+impl std::fmt::Debug for Texture {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Texture")
+            .field("desc", &self.desc)
+            .field("layout", &self.layout)
+            .field("bytes", &self.data.len)
+            .field("sparse", &self.residency.is_some())
+            .finish()
+    }
+}
+
+impl Texture {
+    /// A zero-filled texture.
+    pub fn new(desc: TextureDesc, layout: Layout) -> Result<Texture> {
+        desc.validate()?;
+        let f = desc.format;
+        let (bw, bh) = f.block_extent();
+        let bpb = f.block_bytes();
+        let (tw, th) = match layout {
+            Layout::Linear => (0, 0),
+            Layout::Tiled => tile_shape(bpb, desc.kind.dimensions() == 1),
+        };
+        let mut subs = Vec::with_capacity((desc.levels * desc.layers * desc.samples) as usize);
+        let mut offset = 0usize;
+        for level in 0..desc.levels {
+            let extent = desc.level_extent(level);
+            let blocks_x = extent.width.div_ceil(bw);
+            let blocks_y = extent.height.div_ceil(bh);
+            let (tiles_x, tiles_y) = match layout {
+                Layout::Linear => (blocks_x, blocks_y),
+                Layout::Tiled => (blocks_x.div_ceil(1 << tw), blocks_y.div_ceil(1 << th)),
+            };
+            let size = tiles_x as usize
+                * tiles_y as usize
+                * extent.depth as usize
+                * ((bpb as usize) << (tw + th));
+            for _ in 0..desc.layers * desc.samples {
+                if layout == Layout::Tiled {
+                    offset = offset.next_multiple_of(64);
+                }
+                subs.push(Subresource {
+                    offset,
+                    extent,
+                    blocks_x,
+                    blocks_y,
+                    block_bytes: bpb,
+                    tile_w_log2: tw,
+                    tile_h_log2: th,
+                    tiles_x,
+                    tiles_y,
+                    size,
+                });
+                offset += size;
+            }
+        }
+        Ok(Texture {
+            desc,
+            layout,
+            data: AlignedBytes::zeroed(offset),
+            subs,
+            residency: None,
+        })
+    }
+
+    /// A texture from bytes tightly packed in the probe order (level, layer,
+    /// sample, z, y, x; whole blocks), stored in `layout`.
+    pub fn from_linear_bytes(desc: TextureDesc, layout: Layout, data: &[u8]) -> Result<Texture> {
+        let mut t = Texture::new(desc, layout)?;
+        let expected = desc.total_bytes().unwrap_or(u64::MAX);
+        if data.len() as u64 != expected {
+            return Err(Error::WrongSize {
+                what: "texture data",
+                expected,
+                actual: data.len() as u64,
+            });
+        }
+        if layout == Layout::Linear {
+            t.data.as_mut_slice().copy_from_slice(data);
+        } else {
+            let mut pos = 0;
+            for i in 0..t.subs.len() {
+                let n = t.linear_size(i);
+                t.write_sub_linear(i, &data[pos..pos + n]);
+                pos += n;
+            }
+        }
+        Ok(t)
+    }
+
+    fn linear_size(&self, i: usize) -> usize {
+        let s = &self.subs[i];
+        s.blocks_x as usize * s.blocks_y as usize * s.extent.depth as usize * s.block_bytes as usize
+    }
+
+    fn write_sub_linear(&mut self, i: usize, src: &[u8]) {
+        let s = self.subs[i];
+        let bpb = s.block_bytes as usize;
+        let row = s.blocks_x as usize * bpb;
+        let dst = self.data.as_mut_slice();
+        if self.layout == Layout::Linear {
+            dst[s.offset..s.offset + src.len()].copy_from_slice(src);
+            return;
+        }
+        for z in 0..s.extent.depth {
+            for by in 0..s.blocks_y {
+                let r = (z as usize * s.blocks_y as usize + by as usize) * row;
+                for bx in 0..s.blocks_x {
+                    let o = s.block_offset(bx, by, z);
+                    let so = r + bx as usize * bpb;
+                    dst[o..o + bpb].copy_from_slice(&src[so..so + bpb]);
+                }
+            }
+        }
+    }
+
+    fn read_sub_linear(&self, i: usize, out: &mut Vec<u8>) {
+        let s = self.subs[i];
+        let bpb = s.block_bytes as usize;
+        let src = self.data.as_slice();
+        if self.layout == Layout::Linear {
+            out.extend_from_slice(&src[s.offset..s.offset + s.size]);
+            return;
+        }
+        for z in 0..s.extent.depth {
+            for by in 0..s.blocks_y {
+                for bx in 0..s.blocks_x {
+                    let o = s.block_offset(bx, by, z);
+                    out.extend_from_slice(&src[o..o + bpb]);
+                }
+            }
+        }
+    }
+
+    /// All texels, tightly packed in the probe order (the inverse of
+    /// [`Texture::from_linear_bytes`]).
+    pub fn to_linear_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.desc.total_bytes().unwrap_or(0) as usize);
+        for i in 0..self.subs.len() {
+            self.read_sub_linear(i, &mut out);
+        }
+        out
+    }
+
+    /// The same texels in another layout.
+    pub fn to_layout(&self, layout: Layout) -> Texture {
+        if layout == self.layout {
+            return self.clone();
+        }
+        let mut t = Texture::new(self.desc, layout).expect("description already validated");
+        let mut buf = Vec::new();
+        for i in 0..self.subs.len() {
+            buf.clear();
+            self.read_sub_linear(i, &mut buf);
+            t.write_sub_linear(i, &buf);
+        }
+        t.residency = self.residency.clone();
+        t
+    }
+
+    /// The description.
+    pub fn desc(&self) -> &TextureDesc {
+        &self.desc
+    }
+
+    /// The format.
+    pub fn format(&self) -> TextureFormat {
+        self.desc.format
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
+    /// The raw storage (subresources at [`Subresource::offset`]).
+    pub fn bytes(&self) -> &[u8] {
+        self.data.as_slice()
+    }
+
+    /// The raw storage, writable.
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        self.data.as_mut_slice()
+    }
+
+    /// The index of subresource (level, layer, sample), if it exists.
+    pub fn subresource_index(&self, level: u32, layer: u32, sample: u32) -> Option<usize> {
+        let d = &self.desc;
+        (level < d.levels && layer < d.layers && sample < d.samples)
+            .then(|| ((level * d.layers + layer) * d.samples + sample) as usize)
+    }
+
+    /// Subresource (level, layer or `6 * cube + face`, sample), if it exists.
+    pub fn subresource(&self, level: u32, layer: u32, sample: u32) -> Option<&Subresource> {
+        self.subresource_index(level, layer, sample)
+            .map(|i| &self.subs[i])
+    }
+
+    /// Every subresource, in (level, layer, sample) order.
+    pub fn subresources(&self) -> &[Subresource] {
+        &self.subs
+    }
+
+    /// The bytes of the block holding texel `(x, y, z)`, or `None` when any
+    /// index is out of range.
+    pub fn texel_block(
+        &self,
+        level: u32,
+        layer: u32,
+        sample: u32,
+        x: u32,
+        y: u32,
+        z: u32,
+    ) -> Option<&[u8]> {
+        let s = self.subresource(level, layer, sample)?;
+        let (bw, bh) = self.desc.format.block_extent();
+        if x >= s.extent.width || y >= s.extent.height || z >= s.extent.depth {
+            return None;
+        }
+        let o = s.block_offset(x / bw, y / bh, z);
+        self.data.as_slice().get(o..o + s.block_bytes as usize)
+    }
+
+    /// Reads texel `(x, y, z)` through `aspect`, decoding compressed blocks;
+    /// `None` when out of range.
+    pub fn read_texel(
+        &self,
+        level: u32,
+        layer: u32,
+        sample: u32,
+        x: u32,
+        y: u32,
+        z: u32,
+        aspect: Aspect,
+    ) -> Option<Texel> {
+        let block = self.texel_block(level, layer, sample, x, y, z)?;
+        let f = self.desc.format;
+        if f.is_compressed() {
+            let (bw, bh) = f.block_extent();
+            let mut out = [[0.0f32; 4]; compressed::MAX_BLOCK_TEXELS];
+            compressed::decode_block(f, block, &mut out).ok()?;
+            Some(Texel::Float(out[((y % bh) * bw + x % bw) as usize]))
+        } else {
+            texel::decode(f, aspect, block).ok()
+        }
+    }
+
+    /// Writes texel `(x, y, z)` of an uncompressed format through `aspect`.
+    pub fn write_texel(
+        &mut self,
+        level: u32,
+        layer: u32,
+        sample: u32,
+        x: u32,
+        y: u32,
+        z: u32,
+        aspect: Aspect,
+        value: Texel,
+    ) -> Result<()> {
+        let f = self.desc.format;
+        let s = *self.subresource(level, layer, sample).ok_or_else(|| {
+            Error::OutOfRange(format!(
+                "subresource level {level} layer {layer} sample {sample}"
+            ))
+        })?;
+        if x >= s.extent.width || y >= s.extent.height || z >= s.extent.depth {
+            return Err(Error::OutOfRange(format!(
+                "texel ({x}, {y}, {z}) of a {}x{}x{} level",
+                s.extent.width, s.extent.height, s.extent.depth
+            )));
+        }
+        let o = s.block_offset(x, y, z);
+        texel::encode(
+            f,
+            aspect,
+            value,
+            &mut self.data.as_mut_slice()[o..o + s.block_bytes as usize],
+        )
+    }
+
+    /// One subresource's blocks, tightly packed (z, y, x).
+    pub fn subresource_bytes(&self, level: u32, layer: u32, sample: u32) -> Option<Vec<u8>> {
+        let i = self.subresource_index(level, layer, sample)?;
+        let mut out = Vec::with_capacity(self.linear_size(i));
+        self.read_sub_linear(i, &mut out);
+        Some(out)
+    }
+
+    /// Replaces one subresource's blocks from tightly packed bytes.
+    pub fn write_subresource_bytes(
+        &mut self,
+        level: u32,
+        layer: u32,
+        sample: u32,
+        src: &[u8],
+    ) -> Result<()> {
+        let i = self
+            .subresource_index(level, layer, sample)
+            .ok_or_else(|| {
+                Error::OutOfRange(format!(
+                    "subresource level {level} layer {layer} sample {sample}"
+                ))
+            })?;
+        let n = self.linear_size(i);
+        if src.len() != n {
+            return Err(Error::WrongSize {
+                what: "subresource data",
+                expected: n as u64,
+                actual: src.len() as u64,
+            });
+        }
+        self.write_sub_linear(i, src);
+        Ok(())
+    }
+
+    /// Makes the texture sparse: every tile starts non-resident.
+    pub fn make_sparse(&mut self) {
+        self.residency = Some(Residency::new(&self.desc));
+    }
+
+    /// The residency map of a sparse texture.
+    pub fn residency(&self) -> Option<&Residency> {
+        self.residency.as_ref()
+    }
+
+    /// The residency map of a sparse texture, writable.
+    pub fn residency_mut(&mut self) -> Option<&mut Residency> {
+        self.residency.as_mut()
+    }
+
+    /// Whether texel `(x, y, z)` of (level, layer) is backed by memory:
+    /// always for non-sparse textures.
+    pub fn is_resident(&self, level: u32, layer: u32, x: u32, y: u32, z: u32) -> bool {
+        self.residency
+            .as_ref()
+            .is_none_or(|r| r.is_resident(level, layer, x, y, z))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::desc::TextureKind;
+    use TextureFormat as F;
+
+    #[test]
+    fn tile_shapes_fit_one_cache_line() {
+        assert_eq!(tile_shape(1, false), (3, 3));
+        assert_eq!(tile_shape(2, false), (3, 2));
+        assert_eq!(tile_shape(4, false), (2, 2));
+        assert_eq!(tile_shape(8, false), (2, 1));
+        assert_eq!(tile_shape(12, false), (1, 1));
+        assert_eq!(tile_shape(16, false), (1, 1));
+        assert_eq!(tile_shape(4, true), (4, 0));
+        assert_eq!(morton(3, 0, 2, 2), 0b0101);
+        assert_eq!(morton(0, 3, 2, 2), 0b1010);
+        assert_eq!(morton(7, 1, 3, 2), 0b10111);
+    }
+
+    #[test]
+    fn tiled_storage_is_aligned_and_a_footprint_stays_in_one_line() {
+        let t = Texture::new(TextureDesc::d2(F::Rgba8Unorm, 64, 64), Layout::Tiled).unwrap();
+        assert_eq!(t.bytes().as_ptr() as usize % 64, 0);
+        let s = t.subresource(0, 0, 0).unwrap();
+        // Texels (4,4), (5,4), (4,5), (5,5) share a 4x4 tile.
+        let lines: std::collections::HashSet<usize> = [(4, 4), (5, 4), (4, 5), (5, 5)]
+            .iter()
+            .map(|&(x, y)| s.block_offset(x, y, 0) / 64)
+            .collect();
+        assert_eq!(lines.len(), 1);
+    }
+
+    #[test]
+    fn wrong_data_size_is_an_error() {
+        let d = TextureDesc::d2(F::Rgba8Unorm, 4, 4).with_levels(1);
+        assert!(matches!(
+            Texture::from_linear_bytes(d, Layout::Linear, &[0; 63]),
+            Err(Error::WrongSize {
+                expected: 64,
+                actual: 63,
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn read_write_texel_by_level_and_face() {
+        let mut t = Texture::new(TextureDesc::cube(F::Rgba8Unorm, 4), Layout::Tiled).unwrap();
+        t.write_texel(
+            1,
+            5,
+            0,
+            1,
+            1,
+            0,
+            Aspect::Color,
+            Texel::Float([1.0, 0.0, 0.0, 1.0]),
+        )
+        .unwrap();
+        assert_eq!(
+            t.read_texel(1, 5, 0, 1, 1, 0, Aspect::Color),
+            Some(Texel::Float([1.0, 0.0, 0.0, 1.0]))
+        );
+        assert_eq!(
+            t.read_texel(1, 4, 0, 1, 1, 0, Aspect::Color),
+            Some(Texel::Float([0.0, 0.0, 0.0, 0.0]))
+        );
+        assert_eq!(t.read_texel(1, 5, 0, 2, 0, 0, Aspect::Color), None);
+        assert_eq!(t.read_texel(3, 0, 0, 0, 0, 0, Aspect::Color), None);
+        assert_eq!(t.read_texel(0, 6, 0, 0, 0, 0, Aspect::Color), None);
+        assert!(t
+            .write_texel(0, 0, 0, 4, 0, 0, Aspect::Color, Texel::Float([0.0; 4]))
+            .is_err());
+        let _ = TextureKind::Cube;
+    }
+}

@@ -1,0 +1,2 @@
+//! The `quadtex` command.
+fn main() {}
