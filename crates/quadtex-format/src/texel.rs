@@ -435,6 +435,81 @@ pub fn decode(format: TextureFormat, aspect: Aspect, bytes: &[u8]) -> Result<Tex
     })
 }
 
+/// Decodes a run of texels of an uncompressed float-sampled format to
+/// `[f32; 4]` (as [`decode`] texel by texel, with the layout match hoisted
+/// out of the loop and fast paths for 8-bit UNORM/sRGB and 16/32-bit
+/// floats). `src` holds `out.len()` texels.
+pub fn decode_f32_row(
+    format: TextureFormat,
+    aspect: Aspect,
+    src: &[u8],
+    out: &mut [[f32; 4]],
+) -> Result<()> {
+    let bpp = format.block_bytes() as usize;
+    if src.len() < out.len() * bpp {
+        return Err(Error::WrongSize {
+            what: "texel row",
+            expected: (out.len() * bpp) as u64,
+            actual: src.len() as u64,
+        });
+    }
+    if format.aspect_sample_type(aspect) != SampleType::Float || format.is_compressed() {
+        return Err(Error::Unsupported {
+            format,
+            what: "decode_f32_row reads uncompressed float-sampled formats",
+        });
+    }
+    let src = &src[..out.len() * bpp];
+    match format.layout() {
+        FormatLayout::Array {
+            order,
+            bits: 8,
+            kind: kind @ (ChannelKind::Unorm | ChannelKind::Srgb),
+        } => {
+            let n = order.count() as usize;
+            let srgb = kind == ChannelKind::Srgb;
+            for (t, b) in out.iter_mut().zip(src.chunks_exact(n)) {
+                let mut f = [0.0f32, 0.0, 0.0, 1.0];
+                for (i, &v) in b.iter().enumerate() {
+                    let d = array_dst(order, i);
+                    f[d] = if srgb && d < 3 {
+                        srgb8_to_linear(v)
+                    } else {
+                        v as f32 / 255.0
+                    };
+                }
+                *t = f;
+            }
+        }
+        FormatLayout::Array {
+            order:
+                order @ (ChannelOrder::R | ChannelOrder::Rg | ChannelOrder::Rgb | ChannelOrder::Rgba),
+            bits: bits @ (16 | 32),
+            kind: ChannelKind::Float,
+        } => {
+            let n = order.count() as usize;
+            let size = bits as usize / 8;
+            for (t, b) in out.iter_mut().zip(src.chunks_exact(n * size)) {
+                let mut f = [0.0f32, 0.0, 0.0, 1.0];
+                for (i, c) in b.chunks_exact(size).enumerate() {
+                    f[i] = if size == 2 {
+                        f16::from_bits(u16::from_le_bytes([c[0], c[1]])).to_f32()
+                    } else {
+                        f32::from_le_bytes([c[0], c[1], c[2], c[3]])
+                    };
+                }
+                *t = f;
+            }
+        }
+        _ => {
+            for (t, b) in out.iter_mut().zip(src.chunks_exact(bpp)) {
+                *t = decode(format, aspect, b)?.to_f32();
+            }
+        }
+    }
+    Ok(())
+}
+
 fn depth_value(d: DepthKind, bytes: &[u8]) -> f32 {
     match d {
         DepthKind::Unorm16 => unorm_to_f32(read_uint(bytes, 2), 16),
@@ -609,6 +684,39 @@ mod tests {
 
     fn dec(f: F, b: &[u8]) -> Texel {
         decode(f, Aspect::Color, b).unwrap()
+    }
+
+    #[test]
+    fn row_decode_matches_texel_decode() {
+        let bytes: Vec<u8> = (0..=255u8).cycle().take(16 * 64).collect();
+        for f in [
+            F::Rgba8Unorm,
+            F::Rgba8Srgb,
+            F::Bgra8Srgb,
+            F::R8Unorm,
+            F::Rg16Float,
+            F::Rgba32Float,
+            F::Rgba16Snorm,
+            F::Rg11b10Ufloat,
+            F::Depth24UnormS8Uint,
+        ] {
+            let n = bytes.len() / f.block_bytes() as usize;
+            let mut out = vec![[0f32; 4]; n];
+            decode_f32_row(f, Aspect::Color, &bytes, &mut out).unwrap();
+            for (i, t) in out.iter().enumerate() {
+                let b = &bytes[i * f.block_bytes() as usize..];
+                let want = decode(f, Aspect::Color, b).unwrap().to_f32();
+                assert_eq!(t.map(f32::to_bits), want.map(f32::to_bits), "{f} texel {i}");
+            }
+        }
+        assert!(decode_f32_row(F::Rgba8Uint, Aspect::Color, &bytes, &mut [[0.0; 4]; 4]).is_err());
+        assert!(decode_f32_row(
+            F::Rgba8Unorm,
+            Aspect::Color,
+            &bytes[..15],
+            &mut [[0.0; 4]; 4]
+        )
+        .is_err());
     }
 
     #[test]
