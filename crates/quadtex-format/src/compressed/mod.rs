@@ -2,14 +2,23 @@
 //!
 //! BC1-BC7 go through `bcdec_rs` (a safe port of bcdec). BC6H is taken from
 //! its half-float output, so it stays float (never squeezed to 8 bits).
+//! ETC2 and EAC are decoded in `etc` (written here from the KDFS), EAC at
+//! its full 11 bits. ASTC LDR goes through `astc-decode`, glued in `astc`.
 //! Values come out as the shader reads them: UNORM/SNORM normalized, sRGB
 //! colour decoded to linear (alpha linear), missing components (0, 0, 0, 1).
+//! Every bit pattern decodes to something (ASTC's illegal encodings to the
+//! error colour, magenta); only wrong buffer sizes are errors.
 
 use half::f16;
 
 use crate::error::{Error, Result};
 use crate::format::{BlockKind, ChannelKind, FormatLayout, TextureFormat};
-use crate::texel::{srgb8_to_linear, unorm_to_f32};
+use crate::texel::{snorm_to_f32, srgb8_to_linear, unorm_to_f32};
+
+mod astc;
+mod etc;
+#[cfg(test)]
+mod tests;
 
 /// The most texels one block holds (ASTC 12x12).
 pub const MAX_BLOCK_TEXELS: usize = 144;
@@ -101,16 +110,38 @@ pub fn decode_block(format: TextureFormat, block: &[u8], out: &mut [[f32; 4]]) -
             bcdec_rs::bc7(block, &mut px, 16);
             rgba8_to_f32(&px, out, srgb);
         }
-        BlockKind::Etc2Rgb8
-        | BlockKind::Etc2Rgb8A1
-        | BlockKind::Etc2Rgba8
-        | BlockKind::EacR11
-        | BlockKind::EacRg11
-        | BlockKind::Astc => {
-            return Err(Error::Unsupported {
-                format,
-                what: "decoder not built yet",
-            })
+        BlockKind::Etc2Rgb8 | BlockKind::Etc2Rgb8A1 => {
+            let px = etc::etc2_rgb(&half_block(block, 0), kind == BlockKind::Etc2Rgb8A1);
+            for (t, p) in out.iter_mut().zip(px) {
+                *t = rgba8_texel(p, srgb);
+            }
+        }
+        BlockKind::Etc2Rgba8 => {
+            // 64 bits of EAC alpha come first, then an ETC2 colour block.
+            let alpha = etc::eac_alpha8(&half_block(block, 0));
+            let px = etc::etc2_rgb(&half_block(block, 1), false);
+            for ((t, mut p), a) in out.iter_mut().zip(px).zip(alpha) {
+                p[3] = a;
+                *t = rgba8_texel(p, srgb);
+            }
+        }
+        BlockKind::EacR11 => {
+            let r = eac_channel(&half_block(block, 0), snorm);
+            for (t, r) in out.iter_mut().zip(r) {
+                *t = [r, 0.0, 0.0, 1.0];
+            }
+        }
+        BlockKind::EacRg11 => {
+            let r = eac_channel(&half_block(block, 0), snorm);
+            let g = eac_channel(&half_block(block, 1), snorm);
+            for ((t, r), g) in out.iter_mut().zip(r).zip(g) {
+                *t = [r, g, 0.0, 1.0];
+            }
+        }
+        BlockKind::Astc => {
+            let mut b = [0u8; 16];
+            b.copy_from_slice(&block[..16]);
+            astc::decode_block(&b, w, h, srgb, out);
         }
     }
     Ok(())
@@ -119,13 +150,36 @@ pub fn decode_block(format: TextureFormat, block: &[u8], out: &mut [[f32; 4]]) -
 /// 8-bit RGBA texels to floats, sRGB-decoding colour when asked.
 fn rgba8_to_f32(px: &[u8], out: &mut [[f32; 4]], srgb: bool) {
     for (t, p) in out.iter_mut().zip(px.chunks_exact(4)) {
-        let c = |v: u8| {
-            if srgb {
-                srgb8_to_linear(v)
-            } else {
-                unorm_to_f32(v as u32, 8)
-            }
-        };
-        *t = [c(p[0]), c(p[1]), c(p[2]), unorm_to_f32(p[3] as u32, 8)];
+        *t = rgba8_texel([p[0], p[1], p[2], p[3]], srgb);
+    }
+}
+
+/// One 8-bit RGBA texel as the shader reads it: colour UNORM or sRGB,
+/// alpha always linear.
+fn rgba8_texel(p: [u8; 4], srgb: bool) -> [f32; 4] {
+    let c = |v: u8| {
+        if srgb {
+            srgb8_to_linear(v)
+        } else {
+            unorm_to_f32(v as u32, 8)
+        }
+    };
+    [c(p[0]), c(p[1]), c(p[2]), unorm_to_f32(p[3] as u32, 8)]
+}
+
+/// The `i`-th 64-bit half of a block (the caller has checked its length).
+fn half_block(block: &[u8], i: usize) -> [u8; 8] {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&block[i * 8..i * 8 + 8]);
+    b
+}
+
+/// One EAC 11-bit channel at full precision: UNORM `v / 2047`, SNORM
+/// `v / 1023` (KDFS R11 EAC sections; never truncated to 8 bits).
+fn eac_channel(block: &[u8; 8], snorm: bool) -> [f32; 16] {
+    if snorm {
+        etc::eac_r11_snorm(block).map(|v| snorm_to_f32(v as i32, 11))
+    } else {
+        etc::eac_r11_unorm(block).map(|v| unorm_to_f32(v as u32, 11))
     }
 }
