@@ -11,6 +11,7 @@ pub mod compressed;
 pub mod desc;
 pub mod error;
 pub mod format;
+pub mod io;
 pub mod mip;
 pub mod sparse;
 pub mod texel;
