@@ -22,4 +22,4 @@ pub use error::{Error, Result};
 pub use format::{Aspect, ChannelKind, SampleType, TextureFormat};
 pub use sparse::Residency;
 pub use texel::Texel;
-pub use texture::{Layout, Subresource, Texture};
+pub use texture::{Layout, Subresource, TexelAddr, Texture};

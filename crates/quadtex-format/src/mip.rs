@@ -133,7 +133,7 @@ mod tests {
     use super::*;
     use crate::desc::TextureDesc;
     use crate::format::{Aspect, TextureFormat as F};
-    use crate::texture::Layout;
+    use crate::texture::{Layout, TexelAddr};
 
     #[test]
     fn odd_axis_taps_weigh_every_source_texel_equally() {
@@ -167,7 +167,7 @@ mod tests {
         let mut t = Texture::from_linear_bytes(d, Layout::Tiled, &bytes).unwrap();
         generate_mips(&mut t).unwrap();
         let at = |l, x| {
-            t.read_texel(l, 0, 0, x, 0, 0, Aspect::Color)
+            t.read_texel(TexelAddr::new(l, 0, 0, x, 0, 0), Aspect::Color)
                 .unwrap()
                 .to_f32()[0]
         };

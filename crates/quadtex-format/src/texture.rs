@@ -145,6 +145,43 @@ pub fn tile_shape(block_bytes: u32, one_d: bool) -> (u32, u32) {
     }
 }
 
+/// The address of one texel: subresource (level, layer or `6 * cube +
+/// face`, sample) and coordinates in texels.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TexelAddr {
+    /// Mip level.
+    pub level: u32,
+    /// Array layer, or `6 * cube + face` for cubes.
+    pub layer: u32,
+    /// Sample index (0 for single-sampled textures).
+    pub sample: u32,
+    /// Column.
+    pub x: u32,
+    /// Row (0 for 1D).
+    pub y: u32,
+    /// Depth slice (0 except for 3D).
+    pub z: u32,
+}
+
+impl TexelAddr {
+    /// Every field given.
+    pub const fn new(level: u32, layer: u32, sample: u32, x: u32, y: u32, z: u32) -> TexelAddr {
+        TexelAddr {
+            level,
+            layer,
+            sample,
+            x,
+            y,
+            z,
+        }
+    }
+
+    /// Texel `(x, y)` of level 0, layer 0, sample 0.
+    pub const fn at(x: u32, y: u32) -> TexelAddr {
+        TexelAddr::new(0, 0, 0, x, y, 0)
+    }
+}
+
 /// A texture: its description, its bytes in one layout, and optionally a
 /// sparse residency map.
 #[derive(Clone)]
@@ -360,15 +397,15 @@ impl Texture {
 
     /// The bytes of the block holding texel `(x, y, z)`, or `None` when any
     /// index is out of range.
-    pub fn texel_block(
-        &self,
-        level: u32,
-        layer: u32,
-        sample: u32,
-        x: u32,
-        y: u32,
-        z: u32,
-    ) -> Option<&[u8]> {
+    pub fn texel_block(&self, at: TexelAddr) -> Option<&[u8]> {
+        let TexelAddr {
+            level,
+            layer,
+            sample,
+            x,
+            y,
+            z,
+        } = at;
         let s = self.subresource(level, layer, sample)?;
         let (bw, bh) = self.desc.format.block_extent();
         if x >= s.extent.width || y >= s.extent.height || z >= s.extent.depth {
@@ -380,17 +417,9 @@ impl Texture {
 
     /// Reads texel `(x, y, z)` through `aspect`, decoding compressed blocks;
     /// `None` when out of range.
-    pub fn read_texel(
-        &self,
-        level: u32,
-        layer: u32,
-        sample: u32,
-        x: u32,
-        y: u32,
-        z: u32,
-        aspect: Aspect,
-    ) -> Option<Texel> {
-        let block = self.texel_block(level, layer, sample, x, y, z)?;
+    pub fn read_texel(&self, at: TexelAddr, aspect: Aspect) -> Option<Texel> {
+        let block = self.texel_block(at)?;
+        let (x, y) = (at.x, at.y);
         let f = self.desc.format;
         if f.is_compressed() {
             let (bw, bh) = f.block_extent();
@@ -403,17 +432,15 @@ impl Texture {
     }
 
     /// Writes texel `(x, y, z)` of an uncompressed format through `aspect`.
-    pub fn write_texel(
-        &mut self,
-        level: u32,
-        layer: u32,
-        sample: u32,
-        x: u32,
-        y: u32,
-        z: u32,
-        aspect: Aspect,
-        value: Texel,
-    ) -> Result<()> {
+    pub fn write_texel(&mut self, at: TexelAddr, aspect: Aspect, value: Texel) -> Result<()> {
+        let TexelAddr {
+            level,
+            layer,
+            sample,
+            x,
+            y,
+            z,
+        } = at;
         let f = self.desc.format;
         let s = *self.subresource(level, layer, sample).ok_or_else(|| {
             Error::OutOfRange(format!(
@@ -544,29 +571,37 @@ mod tests {
     fn read_write_texel_by_level_and_face() {
         let mut t = Texture::new(TextureDesc::cube(F::Rgba8Unorm, 4), Layout::Tiled).unwrap();
         t.write_texel(
-            1,
-            5,
-            0,
-            1,
-            1,
-            0,
+            TexelAddr::new(1, 5, 0, 1, 1, 0),
             Aspect::Color,
             Texel::Float([1.0, 0.0, 0.0, 1.0]),
         )
         .unwrap();
         assert_eq!(
-            t.read_texel(1, 5, 0, 1, 1, 0, Aspect::Color),
+            t.read_texel(TexelAddr::new(1, 5, 0, 1, 1, 0), Aspect::Color),
             Some(Texel::Float([1.0, 0.0, 0.0, 1.0]))
         );
         assert_eq!(
-            t.read_texel(1, 4, 0, 1, 1, 0, Aspect::Color),
+            t.read_texel(TexelAddr::new(1, 4, 0, 1, 1, 0), Aspect::Color),
             Some(Texel::Float([0.0, 0.0, 0.0, 0.0]))
         );
-        assert_eq!(t.read_texel(1, 5, 0, 2, 0, 0, Aspect::Color), None);
-        assert_eq!(t.read_texel(3, 0, 0, 0, 0, 0, Aspect::Color), None);
-        assert_eq!(t.read_texel(0, 6, 0, 0, 0, 0, Aspect::Color), None);
+        assert_eq!(
+            t.read_texel(TexelAddr::new(1, 5, 0, 2, 0, 0), Aspect::Color),
+            None
+        );
+        assert_eq!(
+            t.read_texel(TexelAddr::new(3, 0, 0, 0, 0, 0), Aspect::Color),
+            None
+        );
+        assert_eq!(
+            t.read_texel(TexelAddr::new(0, 6, 0, 0, 0, 0), Aspect::Color),
+            None
+        );
         assert!(t
-            .write_texel(0, 0, 0, 4, 0, 0, Aspect::Color, Texel::Float([0.0; 4]))
+            .write_texel(
+                TexelAddr::new(0, 0, 0, 4, 0, 0),
+                Aspect::Color,
+                Texel::Float([0.0; 4])
+            )
             .is_err());
         let _ = TextureKind::Cube;
     }

@@ -20,7 +20,9 @@
 //!   are the tight check.
 
 use quadtex_format::io::{encode_png, load_bytes, load_file, read_dds};
-use quadtex_format::{Aspect, Error, Texel, Texture, TextureFormat as F, TextureKind as K};
+use quadtex_format::{
+    Aspect, Error, Texel, TexelAddr, Texture, TextureFormat as F, TextureKind as K,
+};
 
 fn fixture_path(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -46,7 +48,8 @@ fn codes(t: &Texture, level: u32, layer: u32) -> Vec<[u8; 4]> {
     let mut out = Vec::new();
     for y in 0..e.height {
         for x in 0..e.width {
-            let Some(Texel::Float(v)) = t.read_texel(level, layer, 0, x, y, 0, Aspect::Color)
+            let Some(Texel::Float(v)) =
+                t.read_texel(TexelAddr::new(level, layer, 0, x, y, 0), Aspect::Color)
             else {
                 panic!("texel ({x}, {y}) of level {level} layer {layer} does not decode")
             };

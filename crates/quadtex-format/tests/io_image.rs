@@ -10,7 +10,7 @@ use image::{DynamicImage, ImageFormat};
 use quadtex_format::io::{
     encode_png, load_bytes, load_bytes_with, load_file, save_ktx2, save_png, ColorSpace,
 };
-use quadtex_format::{Aspect, Texel, TextureFormat as F, TextureKind as K};
+use quadtex_format::{Aspect, Texel, TexelAddr, TextureFormat as F, TextureKind as K};
 
 fn encode(img: &DynamicImage, format: ImageFormat) -> Vec<u8> {
     let mut out = Cursor::new(Vec::new());
@@ -75,7 +75,7 @@ fn radiance_hdr_loads_as_rgba32_float_with_alpha_one() {
     let t = load_bytes(&encode(&img.into(), ImageFormat::Hdr)).unwrap();
     assert_eq!(t.format(), F::Rgba32Float);
     assert_eq!(
-        t.read_texel(0, 0, 0, 0, 0, 0, Aspect::Color),
+        t.read_texel(TexelAddr::new(0, 0, 0, 0, 0, 0), Aspect::Color),
         Some(Texel::Float([1.0, 0.5, 0.25, 1.0]))
     );
 }

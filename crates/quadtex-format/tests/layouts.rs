@@ -1,7 +1,7 @@
 //! Linear and tiled storage hold the same texels: every texel of every
 //! kind, for formats of every block size, reads back identically.
 
-use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat as F, TextureKind};
+use quadtex_format::{Layout, TexelAddr, Texture, TextureDesc, TextureFormat as F, TextureKind};
 
 fn descs() -> Vec<TextureDesc> {
     let mut v = Vec::new();
@@ -74,7 +74,9 @@ fn every_texel_of_every_kind_reads_back_identically_in_both_layouts() {
                                 let (x, y) = (x.min(e.width - 1), y.min(e.height - 1));
                                 for t in [&lin, &til] {
                                     assert_eq!(
-                                        t.texel_block(level, layer, sample, x, y, z),
+                                        t.texel_block(TexelAddr::new(
+                                            level, layer, sample, x, y, z
+                                        )),
                                         Some(want),
                                         "{d:?} l{level} a{layer} s{sample} ({x},{y},{z})"
                                     );
@@ -82,14 +84,29 @@ fn every_texel_of_every_kind_reads_back_identically_in_both_layouts() {
                             }
                         }
                     }
-                    assert_eq!(lin.texel_block(level, layer, sample, e.width, 0, 0), None);
-                    assert_eq!(til.texel_block(level, layer, sample, 0, e.height, 0), None);
+                    assert_eq!(
+                        lin.texel_block(TexelAddr::new(level, layer, sample, e.width, 0, 0)),
+                        None
+                    );
+                    assert_eq!(
+                        til.texel_block(TexelAddr::new(level, layer, sample, 0, e.height, 0)),
+                        None
+                    );
                 }
             }
         }
         assert_eq!(pos, n);
-        assert_eq!(lin.texel_block(d.levels, 0, 0, 0, 0, 0), None);
-        assert_eq!(til.texel_block(0, d.layers, 0, 0, 0, 0), None);
-        assert_eq!(til.texel_block(0, 0, d.samples, 0, 0, 0), None);
+        assert_eq!(
+            lin.texel_block(TexelAddr::new(d.levels, 0, 0, 0, 0, 0)),
+            None
+        );
+        assert_eq!(
+            til.texel_block(TexelAddr::new(0, d.layers, 0, 0, 0, 0)),
+            None
+        );
+        assert_eq!(
+            til.texel_block(TexelAddr::new(0, 0, d.samples, 0, 0, 0)),
+            None
+        );
     }
 }

@@ -140,6 +140,7 @@ mod tests {
     use super::*;
     use crate::format::Aspect;
     use crate::texel::Texel;
+    use crate::texture::TexelAddr;
 
     fn png(img: DynamicImage) -> Vec<u8> {
         let mut out = Cursor::new(Vec::new());
@@ -154,7 +155,8 @@ mod tests {
         assert_eq!(t.format(), TextureFormat::Rgba8Srgb);
         assert_eq!(t.to_linear_bytes(), [0x80, 0, 0xff, 0xff, 1, 2, 3, 0xff]);
         // 0x80 sRGB decodes to 0.2158605 (texel.rs).
-        let Some(Texel::Float(v)) = t.read_texel(0, 0, 0, 0, 0, 0, Aspect::Color) else {
+        let Some(Texel::Float(v)) = t.read_texel(TexelAddr::new(0, 0, 0, 0, 0, 0), Aspect::Color)
+        else {
             panic!()
         };
         assert!((v[0] - 0.215_860_5).abs() < 1e-6);

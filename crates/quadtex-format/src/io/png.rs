@@ -28,7 +28,7 @@ use crate::compressed::{self, MAX_BLOCK_TEXELS};
 use crate::error::{Error, Result};
 use crate::format::{ChannelKind, TextureFormat};
 use crate::texel::{self, linear_to_srgb, Texel};
-use crate::texture::Texture;
+use crate::texture::{TexelAddr, Texture};
 
 /// Encodes subresource (`level`, `layer`) of `texture`, depth slice `z`
 /// (0 except for 3D), as a PNG file's bytes; see the module docs for how
@@ -124,7 +124,7 @@ fn decode_slice(texture: &Texture, level: u32, layer: u32, z: u32) -> Result<Vec
         for by in 0..e.height.div_ceil(bh) {
             for bx in 0..e.width.div_ceil(bw) {
                 let bytes = texture
-                    .texel_block(level, layer, 0, bx * bw, by * bh, z)
+                    .texel_block(TexelAddr::new(level, layer, 0, bx * bw, by * bh, z))
                     .ok_or_else(missing)?;
                 compressed::decode_block(format, bytes, &mut block)?;
                 for j in 0..bh {
@@ -145,7 +145,7 @@ fn decode_slice(texture: &Texture, level: u32, layer: u32, z: u32) -> Result<Vec
         for y in 0..e.height {
             for x in 0..e.width {
                 let bytes = texture
-                    .texel_block(level, layer, 0, x, y, z)
+                    .texel_block(TexelAddr::new(level, layer, 0, x, y, z))
                     .ok_or_else(missing)?;
                 out.push(texel::decode(format, aspect, bytes)?);
             }
