@@ -24,7 +24,7 @@
 use astc_decode::{astc_decode_block, Footprint};
 use half::f16;
 
-use crate::texel::{srgb8_to_linear, unorm_to_f32};
+use crate::texel::srgb8_to_linear;
 
 /// The LDR error colour: opaque magenta (KDFS "Illegal Encodings").
 pub(crate) const ERROR_COLOR: [f32; 4] = [1.0, 0.0, 1.0, 1.0];
@@ -72,7 +72,7 @@ pub(crate) fn decode_block(block: &[u8; 16], w: u8, h: u8, srgb: bool, out: &mut
             *t = if hdr {
                 ERROR_COLOR
             } else {
-                rgba8_to_f32(p, srgb)
+                super::rgba8_texel(p, srgb)
             };
         }
     });
@@ -346,17 +346,6 @@ fn select_partition(seed: u32, x: u32, y: u32, partitions: u32, small: bool) -> 
     } else {
         3
     }
-}
-
-fn rgba8_to_f32(p: [u8; 4], srgb: bool) -> [f32; 4] {
-    let c = |v: u8| {
-        if srgb {
-            srgb8_to_linear(v)
-        } else {
-            unorm_to_f32(v as u32, 8)
-        }
-    };
-    [c(p[0]), c(p[1]), c(p[2]), unorm_to_f32(p[3] as u32, 8)]
 }
 
 /// A 2D void-extent block's constant colour, or `None` for the error colour

@@ -156,7 +156,7 @@ fn rgba8_to_f32(px: &[u8], out: &mut [[f32; 4]], srgb: bool) {
 
 /// One 8-bit RGBA texel as the shader reads it: colour UNORM or sRGB,
 /// alpha always linear.
-fn rgba8_texel(p: [u8; 4], srgb: bool) -> [f32; 4] {
+pub(super) fn rgba8_texel(p: [u8; 4], srgb: bool) -> [f32; 4] {
     let c = |v: u8| {
         if srgb {
             srgb8_to_linear(v)
