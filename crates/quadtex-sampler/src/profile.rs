@@ -1,0 +1,279 @@
+//! Profiles: what differs between NVIDIA SASS, PTX, Vulkan and D3D11
+//! (SEMANTICS.md section 7). The core computes one set of formulas; a
+//! profile fixes the knobs. Every knob is a plain public field so that a
+//! user can mix them; the presets are the documented starting points.
+
+/// How lane offsets wider than the profile's range are treated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OffsetOverflow {
+    /// Keep the low bits as a two's complement field (hardware).
+    Wrap,
+    /// Clamp to the range.
+    Clamp,
+}
+
+/// How an array layer coordinate is rounded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LayerRound {
+    /// Round to nearest even (Vulkan).
+    Rne,
+    /// `floor(a + 0.5)` (GL, NVIDIA's `f2u(a + 0.5)`).
+    FloorHalf,
+}
+
+/// Polarity of the residency predicate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Residency {
+    /// `true` means every texel was resident (PTX `p`, Vulkan).
+    ResidentTrue,
+    /// `true` means a texel was not resident (SASS `Ps`).
+    FaultTrue,
+}
+
+/// How fractions (bilinear weights, the mip blend, lambda) are quantised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FracRound {
+    /// Truncate toward zero.
+    Truncate,
+    /// Round to nearest even.
+    Rne,
+}
+
+/// Fine or coarse implicit derivatives (SEMANTICS.md section 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Derivatives {
+    /// Per row and column: lanes 0/1 share `P1 - P0`, lanes 2/3 `P3 - P2`.
+    Fine,
+    /// One pair per quad: `P1 - P0` and `P2 - P0`.
+    Coarse,
+}
+
+/// The implicit-derivative rule for a partial quad (active mask not 0xF,
+/// helpers counting as active) without `.NDV`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PartialQuad {
+    /// Derivatives as if all lanes were there (Vulkan leaves it undefined;
+    /// this is what a plain implementation does).
+    Undefined,
+    /// Zero derivatives: lambda = -inf, so the LOD clamps to its minimum
+    /// (`DEFAULT_PARTIAL = ZERO`).
+    Zero,
+    /// Infinite derivatives: lambda = +inf, the LOD clamps to its maximum
+    /// (`DEFAULT_PARTIAL = INFINITY`).
+    Infinity,
+}
+
+/// Nearest mip level rounding (Vulkan allows either).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MipNearest {
+    /// `ceil(d' + 0.5) - 1`: halves round down (preferred by the spec).
+    CeilMinusOne,
+    /// `floor(d' + 0.5)`: halves round up.
+    FloorHalf,
+}
+
+/// Which anisotropy levels the hardware offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AnisoLevels {
+    /// Any value (Vulkan).
+    Continuous,
+    /// NVIDIA TSC's {1, 2, 4, 6, 8, 10, 12, 16}.
+    Tsc,
+}
+
+impl AnisoLevels {
+    /// Quantises a sampler's `max_anisotropy`.
+    pub fn quantize(self, v: f32) -> f32 {
+        match self {
+            AnisoLevels::Continuous => v.max(1.0),
+            AnisoLevels::Tsc => {
+                if v >= 16.0 {
+                    16.0
+                } else if v >= 12.0 {
+                    12.0
+                } else {
+                    (2.0 * ((v.floor() as i32) / 2) as f32).max(1.0)
+                }
+            }
+        }
+    }
+}
+
+/// The knobs.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Profile {
+    /// Bits of a gather (TLD4) offset field: 6 on SASS, 4 on PTX/D3D.
+    pub gather_offset_bits: u8,
+    /// Bits of a tex/ld offset field: 4.
+    pub tex_offset_bits: u8,
+    /// Out-of-range offsets.
+    pub offset_overflow: OffsetOverflow,
+    /// Array layer rounding.
+    pub layer_round: LayerRound,
+    /// Residency predicate polarity.
+    pub residency: Residency,
+    /// Fraction bits of lambda and the mip blend (`None`: f32).
+    pub lod_frac_bits: Option<u8>,
+    /// Fraction bits of bilinear weights (`None`: f32).
+    pub weight_frac_bits: Option<u8>,
+    /// Rounding of quantised fractions.
+    pub frac_round: FracRound,
+    /// The anisotropy set.
+    pub aniso_levels: AnisoLevels,
+    /// Implicit derivatives.
+    pub derivatives: Derivatives,
+    /// Partial-quad rule.
+    pub partial_quad: PartialQuad,
+    /// Nearest-mip rounding.
+    pub mip_nearest: MipNearest,
+    /// `maxSamplerLodBias`: sampler plus shader bias is clamped to this.
+    pub max_lod_bias: f32,
+    /// sRGB views see the border colour through an 8-bit sRGB round trip
+    /// (NVIDIA keeps a separate sRGB border; inferred).
+    pub srgb_border_quantized: bool,
+}
+
+impl Profile {
+    /// Vulkan: the spec's formulas with f32 precision, fine implicit
+    /// derivatives, NVK's limits (the default).
+    pub const VULKAN: Profile = Profile {
+        gather_offset_bits: 6,
+        tex_offset_bits: 4,
+        offset_overflow: OffsetOverflow::Wrap,
+        layer_round: LayerRound::Rne,
+        residency: Residency::ResidentTrue,
+        lod_frac_bits: None,
+        weight_frac_bits: None,
+        frac_round: FracRound::Truncate,
+        aniso_levels: AnisoLevels::Continuous,
+        derivatives: Derivatives::Fine,
+        partial_quad: PartialQuad::Undefined,
+        mip_nearest: MipNearest::CeilMinusOne,
+        max_lod_bias: 15.0,
+        srgb_border_quantized: false,
+    };
+
+    /// NVIDIA SASS: 6-bit gather and 4-bit tex offsets that wrap, `f2u(a +
+    /// 0.5)` layers, `Ps` true on a fault, 8-bit LOD and weight fractions
+    /// (truncated), the TSC anisotropy set, partial quads at zero derivative.
+    pub const NV_SASS: Profile = Profile {
+        gather_offset_bits: 6,
+        tex_offset_bits: 4,
+        offset_overflow: OffsetOverflow::Wrap,
+        layer_round: LayerRound::FloorHalf,
+        residency: Residency::FaultTrue,
+        lod_frac_bits: Some(8),
+        weight_frac_bits: Some(8),
+        frac_round: FracRound::Truncate,
+        aniso_levels: AnisoLevels::Tsc,
+        derivatives: Derivatives::Fine,
+        partial_quad: PartialQuad::Zero,
+        mip_nearest: MipNearest::CeilMinusOne,
+        max_lod_bias: 15.0,
+        srgb_border_quantized: true,
+    };
+
+    /// PTX: SASS underneath, with PTX's -8..7 offsets and `p` true when
+    /// resident.
+    pub const PTX: Profile = Profile {
+        gather_offset_bits: 4,
+        residency: Residency::ResidentTrue,
+        ..Profile::NV_SASS
+    };
+
+    /// D3D11: 4-bit `aoffimmi`, exact f32 filtering, coarse derivatives.
+    pub const D3D11: Profile = Profile {
+        gather_offset_bits: 6,
+        tex_offset_bits: 4,
+        offset_overflow: OffsetOverflow::Wrap,
+        layer_round: LayerRound::Rne,
+        residency: Residency::ResidentTrue,
+        lod_frac_bits: Some(8),
+        weight_frac_bits: Some(8),
+        frac_round: FracRound::Rne,
+        aniso_levels: AnisoLevels::Continuous,
+        derivatives: Derivatives::Coarse,
+        partial_quad: PartialQuad::Undefined,
+        mip_nearest: MipNearest::FloorHalf,
+        max_lod_bias: 15.99,
+        srgb_border_quantized: false,
+    };
+
+    /// Applies the offset rule to an offset of a field `bits` wide.
+    pub fn offset(&self, v: i32, bits: u8) -> i32 {
+        let lo = -(1i32 << (bits - 1));
+        let hi = (1i32 << (bits - 1)) - 1;
+        match self.offset_overflow {
+            OffsetOverflow::Clamp => v.clamp(lo, hi),
+            OffsetOverflow::Wrap => {
+                let s = 32 - bits as u32;
+                (v << s) >> s
+            }
+        }
+    }
+
+    /// Quantises a fraction in [0, 1) to the profile's bits.
+    #[inline]
+    pub fn quantize(&self, f: f32, bits: Option<u8>) -> f32 {
+        match bits {
+            None => f,
+            Some(b) => {
+                let s = (1u32 << b) as f32;
+                let q = match self.frac_round {
+                    FracRound::Truncate => (f * s).floor(),
+                    FracRound::Rne => (f * s).round_ties_even(),
+                };
+                q / s
+            }
+        }
+    }
+}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Profile::VULKAN
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sass_offsets_wrap_in_six_bits_and_ptx_in_four() {
+        let p = Profile::NV_SASS;
+        assert_eq!(p.offset(31, 6), 31);
+        assert_eq!(p.offset(32, 6), -32);
+        assert_eq!(p.offset(-33, 6), 31);
+        assert_eq!(p.offset(8, 4), -8);
+        let c = Profile {
+            offset_overflow: OffsetOverflow::Clamp,
+            ..Profile::PTX
+        };
+        assert_eq!(c.offset(9, 4), 7);
+        assert_eq!(c.offset(-9, 4), -8);
+    }
+
+    #[test]
+    fn tsc_anisotropy_set() {
+        let t = AnisoLevels::Tsc;
+        assert_eq!(
+            [1.0, 2.5, 3.0, 5.0, 11.9, 12.0, 15.0, 16.0, 64.0].map(|v| t.quantize(v)),
+            [1.0, 2.0, 2.0, 4.0, 10.0, 12.0, 12.0, 16.0, 16.0]
+        );
+        assert_eq!(AnisoLevels::Continuous.quantize(3.3), 3.3);
+    }
+
+    #[test]
+    fn fractions_quantise_to_eight_bits() {
+        let p = Profile::NV_SASS;
+        assert_eq!(p.quantize(0.999, Some(8)), 255.0 / 256.0);
+        assert_eq!(p.quantize(0.5 / 256.0, Some(8)), 0.0);
+        let r = Profile {
+            frac_round: FracRound::Rne,
+            ..p
+        };
+        assert_eq!(r.quantize(0.6 / 256.0, Some(8)), 1.0 / 256.0);
+        assert_eq!(Profile::VULKAN.quantize(0.123, None), 0.123);
+    }
+}

@@ -1,0 +1,830 @@
+//! The scalar reference sampler: SEMANTICS.md's formulas written out
+//! literally, one lane at a time, in f32 (f64 only where an index could
+//! overflow). It is the twin every SIMD kernel is tested against, and the
+//! path for the forms the kernels do not cover.
+//!
+//! Order of operations per lane (Vulkan "Texel Filtering" and friends):
+//! derivatives -> cube face projection and derivative transform -> scale
+//! factor and lambda -> level selection -> per level: scale to texels, add
+//! the offset, wrap or border each index -> read and decode (sRGB to
+//! linear, missing components (0,0,0,1), border replacement, residency)
+//! -> depth compare per texel -> filter -> swizzle.
+//!
+//! Defined results for inputs the spec leaves open: a NaN coordinate reads
+//! as 0 (the texel at index 0 after wrapping), +-Inf coordinates saturate
+//! to a huge index and then wrap or clamp like any other; a NaN lambda is
+//! taken as -Inf (magnification at the base level); NaN weights are 0.
+
+use quadtex_format::format::Aspect;
+use quadtex_format::{compressed, texel, SampleType, Texel, TexelAddr, TextureFormat, TextureKind};
+
+use crate::header::{
+    AddressMode, BorderColor, Filter, MipmapMode, ReductionMode, SamplerHeader, Swizzle,
+    TextureHeader,
+};
+use crate::profile::{Derivatives, LayerRound, MipNearest, PartialQuad, Profile};
+use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
+
+/// Limit of integer texel indices: far beyond any texture, far inside i64.
+const INDEX_LIMIT: f64 = (1u64 << 40) as f64;
+
+/// `floor(x)` as an index: NaN -> 0, +-Inf and huge values saturate.
+#[inline]
+pub fn floor_index(x: f32) -> i64 {
+    if x.is_nan() {
+        return 0;
+    }
+    (x.floor() as f64).clamp(-INDEX_LIMIT, INDEX_LIMIT) as i64
+}
+
+/// `x - floor(x)`, with NaN and infinities giving 0.
+#[inline]
+pub fn frac(x: f32) -> f32 {
+    let f = x - x.floor();
+    if f.is_finite() {
+        f
+    } else {
+        0.0
+    }
+}
+
+fn mirror(n: i64) -> i64 {
+    if n >= 0 {
+        n
+    } else {
+        -(1 + n)
+    }
+}
+
+/// Wraps a texel index for `mode` (Vulkan "Wrapping Operation");
+/// `None` means the border colour. `ClampOgl` coordinates are clamped
+/// before indexing, so out-of-range indices left are border texels.
+#[inline]
+pub fn wrap(i: i64, size: i64, mode: AddressMode) -> Option<i64> {
+    match mode {
+        AddressMode::Repeat => Some(i.rem_euclid(size)),
+        AddressMode::MirroredRepeat => Some((size - 1) - mirror(i.rem_euclid(2 * size) - size)),
+        AddressMode::ClampToEdge => Some(i.clamp(0, size - 1)),
+        AddressMode::ClampToBorder | AddressMode::ClampOgl => (0..size).contains(&i).then_some(i),
+        AddressMode::MirrorClampToEdge => Some(mirror(i).clamp(0, size - 1)),
+    }
+}
+
+/// Cube face selection (Vulkan table "Cube map face and coordinate
+/// selection"); ties: z beats y beats x. Returns `(face, sc, tc, rc)`.
+pub fn cube_face(x: f32, y: f32, z: f32) -> (u32, f32, f32, f32) {
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    if az >= ax && az >= ay {
+        if z < 0.0 {
+            (5, -x, -y, z)
+        } else {
+            (4, x, -y, z)
+        }
+    } else if ay >= ax {
+        if y < 0.0 {
+            (3, x, -z, y)
+        } else {
+            (2, x, z, y)
+        }
+    } else if x < 0.0 {
+        (1, z, -y, x)
+    } else {
+        (0, -z, -y, x)
+    }
+}
+
+/// `(sc, tc, rc)` of direction `d` on a given face (the same table).
+fn face_axes(face: u32, d: [f32; 3]) -> (f32, f32, f32) {
+    let [x, y, z] = d;
+    match face {
+        0 => (-z, -y, x),
+        1 => (z, -y, x),
+        2 => (x, z, y),
+        3 => (x, -z, y),
+        4 => (x, -y, z),
+        _ => (-x, -y, z),
+    }
+}
+
+/// The direction through face coordinates `(sc, tc)` in [-1, 1] of `face`
+/// (the inverse of the table).
+fn face_dir(face: u32, sc: f32, tc: f32) -> [f32; 3] {
+    match face {
+        0 => [1.0, -tc, -sc],
+        1 => [-1.0, -tc, sc],
+        2 => [sc, 1.0, tc],
+        3 => [sc, -1.0, -tc],
+        4 => [sc, -tc, 1.0],
+        _ => [-sc, -tc, -1.0],
+    }
+}
+
+/// Maps texel `(i, j)` of face `face` (size `n`), with exactly one index
+/// outside the face, to the neighbouring face's texel (SEMANTICS.md §1,
+/// "Neighbour rule"; checked against softpipe's seam table).
+pub fn cube_neighbour(face: u32, i: i64, j: i64, n: i64) -> (u32, i64, i64) {
+    let sc = 2.0 * (i as f32 + 0.5) / n as f32 - 1.0;
+    let tc = 2.0 * (j as f32 + 0.5) / n as f32 - 1.0;
+    let [x, y, z] = face_dir(face, sc, tc);
+    let (f, sc, tc, rc) = cube_face(x, y, z);
+    let s = 0.5 * sc / rc.abs() + 0.5;
+    let t = 0.5 * tc / rc.abs() + 0.5;
+    let ii = ((s * n as f32).floor() as i64).clamp(0, n - 1);
+    let jj = ((t * n as f32).floor() as i64).clamp(0, n - 1);
+    (f, ii, jj)
+}
+
+/// A lane's position and footprint in the space the view is addressed in:
+/// `(s, t, r)` for 1D/2D/3D, face `(s, t)` for cubes, plus the layer.
+#[derive(Clone, Copy, Debug)]
+struct LaneCoords {
+    st: [f32; 3],
+    ddx: [f32; 3],
+    ddy: [f32; 3],
+    /// Absolute layer index within the texture (view base added), or the
+    /// cube's first face layer for cubes.
+    layer: u32,
+    face: u32,
+}
+
+/// Array layer selection: `clamp(round(a), 0, count - 1)`.
+pub fn select_layer(a: f32, count: u32, rule: LayerRound) -> u32 {
+    let r = match rule {
+        LayerRound::Rne => a.round_ties_even(),
+        LayerRound::FloorHalf => (a + 0.5).floor(),
+    };
+    if r.is_nan() || r <= 0.0 {
+        0
+    } else {
+        (r.min((count - 1) as f32)) as u32
+    }
+}
+
+/// The per-lane implicit derivatives of `v` (fine or coarse).
+pub fn quad_derivatives(v: &[[f32; 3]; 4], mode: Derivatives) -> [([f32; 3], [f32; 3]); 4] {
+    let sub = |a: [f32; 3], b: [f32; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+    let mut out = [([0.0; 3], [0.0; 3]); 4];
+    for (l, o) in out.iter_mut().enumerate() {
+        *o = match mode {
+            Derivatives::Coarse => (sub(v[1], v[0]), sub(v[2], v[0])),
+            Derivatives::Fine => (sub(v[l | 1], v[l & 2]), sub(v[l | 2], v[l & 1])),
+        };
+    }
+    out
+}
+
+/// The reference sampler for one quad.
+pub fn sample(
+    view: &TextureHeader,
+    smp: &SamplerHeader,
+    profile: &Profile,
+    args: &SampleArgs,
+    quad: &Quad,
+) -> QuadResult {
+    let ctx = Ctx::new(view, smp, profile);
+    let running = quad.running();
+    let mut out = QuadResult::EMPTY;
+    let cube = view.kind.is_cube();
+    let pos: [[f32; 3]; 4] = quad.coords.map(|c| [c[0], c[1], c[2]]);
+    // Derivatives of the raw coordinates (directions for cubes).
+    let mode = args.derivatives.unwrap_or(profile.derivatives);
+    let partial = running != 0xf && !args.ndv;
+    let mut lambda_override = None;
+    let derivs = match args.lod {
+        Lod::Grad { ddx, ddy } => [0, 1, 2, 3].map(|l| (ddx[l], ddy[l])),
+        Lod::Implicit | Lod::Bias(_) => {
+            if partial {
+                match profile.partial_quad {
+                    PartialQuad::Zero => lambda_override = Some(f32::NEG_INFINITY),
+                    PartialQuad::Infinity => lambda_override = Some(f32::INFINITY),
+                    PartialQuad::Undefined => {}
+                }
+            }
+            quad_derivatives(&pos, mode)
+        }
+        Lod::Base | Lod::Level(_) => [([0.0; 3], [0.0; 3]); 4],
+    };
+    for lane in 0..4 {
+        if running & (1 << lane) == 0 {
+            continue;
+        }
+        let c = quad.coords[lane];
+        let (ddx, ddy) = derivs[lane];
+        let lc = if cube {
+            ctx.cube_coords(c, ddx, ddy)
+        } else {
+            ctx.plain_coords(c, ddx, ddy)
+        };
+        let (shader_lambda, shader_bias) = match args.lod {
+            Lod::Implicit | Lod::Grad { .. } => (None, 0.0),
+            Lod::Bias(b) => (None, b[lane]),
+            Lod::Base => (Some(0.0), 0.0),
+            Lod::Level(l) => (Some(l[lane]), 0.0),
+        };
+        let shader_lambda = shader_lambda.or(lambda_override);
+        let dref = args.dref.map(|d| d[lane]);
+        let (t, resident) = ctx.sample_lane(&lc, shader_lambda, shader_bias, args.offset, dref);
+        out.texels[lane] = Some(t);
+        out.resident[lane] = resident;
+    }
+    out
+}
+
+/// What stays fixed across the lanes of one call.
+struct Ctx<'a> {
+    view: &'a TextureHeader,
+    smp: &'a SamplerHeader,
+    profile: &'a Profile,
+    format: TextureFormat,
+    ty: SampleType,
+    /// Base level extent of the view.
+    base: [u32; 3],
+}
+
+/// The result of reading one texel: the value (compare applied) and
+/// whether it was resident.
+type Read = ([f32; 4], bool);
+
+impl<'a> Ctx<'a> {
+    fn new(view: &'a TextureHeader, smp: &'a SamplerHeader, profile: &'a Profile) -> Ctx<'a> {
+        let e = view.texture.desc().level_extent(view.base_level);
+        let format = view.format();
+        Ctx {
+            view,
+            smp,
+            profile,
+            format,
+            ty: format.sample_type(),
+            base: [e.width, e.height, e.depth],
+        }
+    }
+
+    fn dims(&self) -> usize {
+        match self.view.kind {
+            TextureKind::D1 | TextureKind::D1Array => 1,
+            TextureKind::D3 => 3,
+            _ => 2,
+        }
+    }
+
+    fn plain_coords(&self, c: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> LaneCoords {
+        let n = self.dims();
+        let mut st = [0.0; 3];
+        let mut dx = [0.0; 3];
+        let mut dy = [0.0; 3];
+        st[..n].copy_from_slice(&c[..n]);
+        dx[..n].copy_from_slice(&ddx[..n]);
+        dy[..n].copy_from_slice(&ddy[..n]);
+        let layer = if self.view.kind.is_array() {
+            select_layer(c[3], self.view.layer_count, self.profile.layer_round)
+        } else {
+            0
+        };
+        LaneCoords {
+            st,
+            ddx: dx,
+            ddy: dy,
+            layer: self.view.base_layer + layer,
+            face: 0,
+        }
+    }
+
+    fn cube_coords(&self, c: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> LaneCoords {
+        let d = [c[0], c[1], c[2]];
+        let (face, sc, tc, rc) = cube_face(d[0], d[1], d[2]);
+        let ar = rc.abs();
+        let s = 0.5 * sc / ar + 0.5;
+        let t = 0.5 * tc / ar + 0.5;
+        // Cube derivative transform: d(0.5 sc/|rc|) = 0.5 (|rc| dsc - sc d|rc|) / rc^2.
+        let sign = if rc < 0.0 { -1.0 } else { 1.0 };
+        let tr = |dv: [f32; 3]| {
+            let (dsc, dtc, drc) = face_axes(face, dv);
+            let dar = sign * drc;
+            let rc2 = rc * rc;
+            [
+                0.5 * (ar * dsc - sc * dar) / rc2,
+                0.5 * (ar * dtc - tc * dar) / rc2,
+                0.0,
+            ]
+        };
+        let cube_index = if self.view.kind == TextureKind::CubeArray {
+            select_layer(c[3], self.view.layer_count / 6, self.profile.layer_round)
+        } else {
+            0
+        };
+        LaneCoords {
+            st: [s, t, 0.0],
+            ddx: tr(ddx),
+            ddy: tr(ddy),
+            layer: self.view.base_layer + 6 * cube_index,
+            face,
+        }
+    }
+
+    /// Lambda before clamping, and the anisotropic footprint.
+    fn lambda(&self, lc: &LaneCoords) -> (f32, Aniso) {
+        let n = if self.view.kind.is_cube() {
+            2
+        } else {
+            self.dims()
+        };
+        let scale = |d: [f32; 3]| -> [f32; 3] {
+            if self.smp.unnormalized {
+                d
+            } else {
+                [
+                    d[0] * self.base[0] as f32,
+                    d[1] * self.base[1] as f32,
+                    d[2] * self.base[2] as f32,
+                ]
+            }
+        };
+        let mut jx = scale(lc.ddx);
+        let mut jy = scale(lc.ddy);
+        for k in n..3 {
+            jx[k] = 0.0;
+            jy[k] = 0.0;
+        }
+        let dot = |a: [f32; 3], b: [f32; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+        let a = dot(jx, jx);
+        let c = dot(jy, jy);
+        let max_aniso = self.profile.aniso_levels.quantize(self.smp.max_anisotropy);
+        if max_aniso <= 1.0 {
+            let rho = a.sqrt().max(c.sqrt());
+            return (rho.log2(), Aniso::none());
+        }
+        // Ellipse axes: singular values of J = [jx jy].
+        let b = dot(jx, jy);
+        let root = ((a - c) * (a - c) + 4.0 * b * b).sqrt();
+        let s1 = ((a + c + root) * 0.5).max(0.0).sqrt();
+        let s2 = ((a + c - root) * 0.5).max(0.0).sqrt();
+        let eta = if s1 == 0.0 || !s1.is_finite() {
+            1.0
+        } else if s2 == 0.0 {
+            max_aniso
+        } else {
+            (s1 / s2).min(max_aniso)
+        };
+        let taps = eta.ceil().clamp(1.0, 16.0) as u32;
+        // Major axis in screen space: eigenvector of J^T J for s1^2.
+        let l1 = s1 * s1;
+        let (mut vx, mut vy) = (b, l1 - a);
+        if vx.abs() + vy.abs() < 1e-20 {
+            (vx, vy) = (l1 - c, b);
+        }
+        let len = (vx * vx + vy * vy).sqrt();
+        let axis = if len > 0.0 && len.is_finite() {
+            let (vx, vy) = (vx / len, vy / len);
+            [0, 1, 2].map(|k| lc.ddx[k] * vx + lc.ddy[k] * vy)
+        } else {
+            [0.0; 3]
+        };
+        ((s1 / eta).log2(), Aniso { taps, axis })
+    }
+
+    fn sample_lane(
+        &self,
+        lc: &LaneCoords,
+        shader_lambda: Option<f32>,
+        shader_bias: f32,
+        offset: [i32; 3],
+        dref: Option<f32>,
+    ) -> (Texel, bool) {
+        let smp = self.smp;
+        let (lambda_base, aniso) = match shader_lambda {
+            Some(l) => (l, Aniso::none()),
+            None => self.lambda(lc),
+        };
+        let bias = (smp.mip_lod_bias + shader_bias)
+            .clamp(-self.profile.max_lod_bias, self.profile.max_lod_bias);
+        let mut lambda = lambda_base + bias;
+        if lambda.is_nan() {
+            lambda = f32::NEG_INFINITY;
+        }
+        if let Some(bits) = self.profile.lod_frac_bits {
+            if lambda.is_finite() {
+                let s = (1u32 << bits) as f32;
+                lambda = (lambda * s).floor() / s;
+            }
+        }
+        let lo = smp.min_lod.max(self.view.min_lod_clamp);
+        let lambda = lambda.min(smp.max_lod).max(lo);
+        let filter = if lambda <= 0.0 {
+            smp.mag_filter
+        } else {
+            smp.min_filter
+        };
+        let q = (self.view.level_count - 1) as f32;
+        let d = lambda.clamp(0.0, q);
+        let dref = dref.map(|r| {
+            if self.format.is_unorm_depth() {
+                r.clamp(0.0, 1.0)
+            } else {
+                r
+            }
+        });
+        let levels: [(u32, f32); 2] = match smp.mipmap_mode {
+            MipmapMode::None => [(0, 1.0), (0, 0.0)],
+            MipmapMode::Nearest => {
+                let l = match self.profile.mip_nearest {
+                    MipNearest::CeilMinusOne => (d + 0.5).ceil() - 1.0,
+                    MipNearest::FloorHalf => (d + 0.5).floor(),
+                };
+                [(l.clamp(0.0, q) as u32, 1.0), (0, 0.0)]
+            }
+            MipmapMode::Linear => {
+                let hi = d.floor();
+                let delta = self.profile.quantize(d - hi, self.profile.lod_frac_bits);
+                let lo_level = (hi as u32 + 1).min(self.view.level_count - 1);
+                [(hi as u32, 1.0 - delta), (lo_level, delta)]
+            }
+        };
+        let mut acc = [0.0f32; 4];
+        let mut resident = true;
+        let mut int_result = None;
+        for (level, w) in levels {
+            if w == 0.0 {
+                continue;
+            }
+            for tap in 0..aniso.taps {
+                let mut st = lc.st;
+                if aniso.taps > 1 {
+                    let f = (tap + 1) as f32 / (aniso.taps + 1) as f32 - 0.5;
+                    for (c, a) in st.iter_mut().zip(aniso.axis) {
+                        *c += f * a;
+                    }
+                }
+                let (v, r) =
+                    self.filter_level(lc, st, level, filter, offset, dref, &mut int_result);
+                resident &= r;
+                let tw = w / aniso.taps as f32;
+                for k in 0..4 {
+                    acc[k] += tw * v[k];
+                }
+            }
+        }
+        if let Some(t) = int_result {
+            return (self.swizzle(t), resident);
+        }
+        if dref.is_some() {
+            return (Texel::Float([acc[0], 0.0, 0.0, 1.0]), resident);
+        }
+        (self.swizzle(Texel::Float(acc)), resident)
+    }
+
+    fn swizzle(&self, t: Texel) -> Texel {
+        let sw = self.view.swizzle;
+        let pick = |v: [u32; 4], one: u32| {
+            sw.map(|s| match s {
+                Swizzle::R => v[0],
+                Swizzle::G => v[1],
+                Swizzle::B => v[2],
+                Swizzle::A => v[3],
+                Swizzle::Zero => 0,
+                Swizzle::One => one,
+            })
+        };
+        match t {
+            Texel::Float(v) => {
+                Texel::Float(pick(v.map(f32::to_bits), 1.0f32.to_bits()).map(f32::from_bits))
+            }
+            Texel::Uint(v) => Texel::Uint(pick(v, 1)),
+            Texel::Sint(v) => Texel::Sint(pick(v.map(|x| x as u32), 1).map(|x| x as i32)),
+        }
+    }
+
+    /// Level `level` (relative to the view base) as `(width, height, depth)`.
+    fn level_dims(&self, level: u32) -> [i64; 3] {
+        let e = self
+            .view
+            .texture
+            .desc()
+            .level_extent(self.view.base_level + level);
+        [e.width as i64, e.height as i64, e.depth as i64]
+    }
+
+    /// Nearest or linear filtering of one level at `st`.
+    #[allow(clippy::too_many_arguments)]
+    fn filter_level(
+        &self,
+        lc: &LaneCoords,
+        st: [f32; 3],
+        level: u32,
+        filter: Filter,
+        offset: [i32; 3],
+        dref: Option<f32>,
+        int_result: &mut Option<Texel>,
+    ) -> Read {
+        let dims = self.level_dims(level);
+        let n = if self.view.kind.is_cube() {
+            2
+        } else {
+            self.dims()
+        };
+        let cube = self.view.kind.is_cube();
+        // Per axis: indices and weights.
+        let mut idx = [[0i64; 2]; 3];
+        let mut wts = [[1.0f32, 0.0]; 3];
+        let mut taps = [1usize; 3];
+        for k in 0..n {
+            let size = dims[k];
+            let mode = if cube {
+                AddressMode::ClampToEdge
+            } else {
+                self.smp.address[k]
+            };
+            let mut u = if self.smp.unnormalized {
+                st[k]
+            } else {
+                st[k] * size as f32
+            };
+            if !cube {
+                u += offset[k] as f32;
+            }
+            if mode == AddressMode::ClampOgl {
+                u = if u.is_nan() {
+                    0.0
+                } else {
+                    u.clamp(0.0, size as f32)
+                };
+            }
+            match filter {
+                Filter::Nearest => {
+                    let i = if mode == AddressMode::ClampOgl && u >= size as f32 {
+                        size - 1
+                    } else {
+                        floor_index(u)
+                    };
+                    idx[k] = [i, i];
+                }
+                Filter::Linear => {
+                    let x = u - 0.5;
+                    let i0 = floor_index(x);
+                    let a = self
+                        .profile
+                        .quantize(frac(x), self.profile.weight_frac_bits);
+                    idx[k] = [i0, i0 + 1];
+                    wts[k] = [1.0 - a, a];
+                    taps[k] = 2;
+                }
+            }
+        }
+        let mut acc = [0.0f32; 4];
+        let mut minmax: Option<[f32; 4]> = None;
+        let mut resident = true;
+        for kz in 0..taps[2] {
+            for ky in 0..taps[1] {
+                for kx in 0..taps[0] {
+                    let w = wts[0][kx] * wts[1][ky] * wts[2][kz];
+                    let ijk = [idx[0][kx], idx[1][ky], idx[2][kz]];
+                    let (v, r) = if cube && self.smp.seamless_cube {
+                        self.cube_texel(lc, level, ijk[0], ijk[1], dref, int_result)
+                    } else {
+                        self.wrapped_texel(lc, level, ijk, dims, n, cube, dref, int_result)
+                    };
+                    resident &= r;
+                    if w == 0.0 && filter == Filter::Linear {
+                        continue;
+                    }
+                    for c in 0..4 {
+                        acc[c] += w * v[c];
+                    }
+                    minmax = Some(match minmax {
+                        None => v,
+                        Some(m) => match self.smp.reduction {
+                            ReductionMode::Min => [0, 1, 2, 3].map(|c| m[c].min(v[c])),
+                            ReductionMode::Max => [0, 1, 2, 3].map(|c| m[c].max(v[c])),
+                            ReductionMode::WeightedAverage => m,
+                        },
+                    });
+                }
+            }
+        }
+        match (self.smp.reduction, minmax) {
+            (ReductionMode::Min | ReductionMode::Max, Some(m)) => (m, resident),
+            _ => (acc, resident),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn wrapped_texel(
+        &self,
+        lc: &LaneCoords,
+        level: u32,
+        ijk: [i64; 3],
+        dims: [i64; 3],
+        n: usize,
+        cube: bool,
+        dref: Option<f32>,
+        int_result: &mut Option<Texel>,
+    ) -> Read {
+        let mut w = [0i64; 3];
+        for k in 0..3 {
+            if k >= n {
+                continue;
+            }
+            let mode = if cube && !self.smp.seamless_cube {
+                self.smp.address[k]
+            } else if cube {
+                AddressMode::ClampToEdge
+            } else {
+                self.smp.address[k]
+            };
+            match wrap(ijk[k], dims[k], mode) {
+                Some(v) => w[k] = v,
+                None => return self.border(dref, int_result),
+            }
+        }
+        self.texel(
+            level,
+            lc.layer + lc.face,
+            [w[0] as u32, w[1] as u32, w[2] as u32],
+            dref,
+            int_result,
+        )
+    }
+
+    /// A seamless cube texel: off-face indices come from the neighbour face;
+    /// a corner averages the three real texels there.
+    fn cube_texel(
+        &self,
+        lc: &LaneCoords,
+        level: u32,
+        i: i64,
+        j: i64,
+        dref: Option<f32>,
+        int_result: &mut Option<Texel>,
+    ) -> Read {
+        let n = self.level_dims(level)[0];
+        let inside = |v: i64| (0..n).contains(&v);
+        match (inside(i), inside(j)) {
+            (true, true) => self.texel(
+                level,
+                lc.layer + lc.face,
+                [i as u32, j as u32, 0],
+                dref,
+                int_result,
+            ),
+            (false, false) => {
+                let ci = i.clamp(0, n - 1);
+                let cj = j.clamp(0, n - 1);
+                let (f1, i1, j1) = cube_neighbour(lc.face, i, cj, n);
+                let (f2, i2, j2) = cube_neighbour(lc.face, ci, j, n);
+                let reads = [
+                    self.texel(
+                        level,
+                        lc.layer + lc.face,
+                        [ci as u32, cj as u32, 0],
+                        dref,
+                        int_result,
+                    ),
+                    self.texel(
+                        level,
+                        lc.layer + f1,
+                        [i1 as u32, j1 as u32, 0],
+                        dref,
+                        int_result,
+                    ),
+                    self.texel(
+                        level,
+                        lc.layer + f2,
+                        [i2 as u32, j2 as u32, 0],
+                        dref,
+                        int_result,
+                    ),
+                ];
+                let mut v = [0.0; 4];
+                for (t, _) in &reads {
+                    for c in 0..4 {
+                        v[c] += t[c] / 3.0;
+                    }
+                }
+                (v, reads.iter().all(|r| r.1))
+            }
+            _ => {
+                let (f, ii, jj) = cube_neighbour(lc.face, i, j, n);
+                self.texel(
+                    level,
+                    lc.layer + f,
+                    [ii as u32, jj as u32, 0],
+                    dref,
+                    int_result,
+                )
+            }
+        }
+    }
+
+    fn border(&self, dref: Option<f32>, int_result: &mut Option<Texel>) -> Read {
+        let present = self.format.components();
+        let defaults = [0.0, 0.0, 0.0, 1.0];
+        let mut b = self.smp.border_color.as_f32();
+        if self.profile.srgb_border_quantized && self.format.is_srgb() {
+            for c in b.iter_mut().take(3) {
+                *c =
+                    texel::srgb8_to_linear(texel::f32_to_unorm(texel::linear_to_srgb(*c), 8) as u8);
+            }
+        }
+        let v: [f32; 4] = [0, 1, 2, 3].map(|c| if present[c] { b[c] } else { defaults[c] });
+        if self.ty != SampleType::Float {
+            let bits = self.smp.border_color.as_bits();
+            let v: [u32; 4] =
+                [0, 1, 2, 3].map(|c| if present[c] { bits[c] } else { [0, 0, 0, 1][c] });
+            *int_result = Some(Texel::from_bits(self.ty, v));
+            return ([0.0; 4], true);
+        }
+        if let Some(r) = dref {
+            let op = self.smp.compare.unwrap_or(crate::header::CompareOp::Always);
+            return (
+                [if op.test(r, v[0]) { 1.0 } else { 0.0 }, 0.0, 0.0, 1.0],
+                true,
+            );
+        }
+        (v, true)
+    }
+
+    /// Reads texel `(x, y, z)` of view level `level` at absolute `layer`.
+    fn texel(
+        &self,
+        level: u32,
+        layer: u32,
+        xyz: [u32; 3],
+        dref: Option<f32>,
+        int_result: &mut Option<Texel>,
+    ) -> Read {
+        let tex = &self.view.texture;
+        let abs_level = self.view.base_level + level;
+        let resident = tex.is_resident(abs_level, layer, xyz[0], xyz[1], xyz[2]);
+        let at = TexelAddr::new(abs_level, layer, 0, xyz[0], xyz[1], xyz[2]);
+        let f = self.format;
+        let t = if !resident {
+            let zero = [0u8; 16];
+            if f.is_compressed() {
+                let mut out = [[0.0f32; 4]; compressed::MAX_BLOCK_TEXELS];
+                let _ = compressed::decode_block(f, &zero, &mut out);
+                Texel::Float(out[0])
+            } else {
+                texel::decode(f, Aspect::Color, &zero).unwrap_or(Texel::zero(self.ty))
+            }
+        } else {
+            match tex.texel_block(at) {
+                None => Texel::zero(self.ty),
+                Some(block) if f.is_compressed() => {
+                    let (bw, bh) = f.block_extent();
+                    let mut out = [[0.0f32; 4]; compressed::MAX_BLOCK_TEXELS];
+                    match compressed::decode_block(f, block, &mut out) {
+                        Ok(()) => Texel::Float(out[((xyz[1] % bh) * bw + xyz[0] % bw) as usize]),
+                        Err(_) => Texel::zero(self.ty),
+                    }
+                }
+                Some(block) => {
+                    texel::decode(f, f.default_aspect(), block).unwrap_or(Texel::zero(self.ty))
+                }
+            }
+        };
+        match t {
+            Texel::Float(v) => {
+                if let Some(r) = dref {
+                    let op = self.smp.compare.unwrap_or(crate::header::CompareOp::Always);
+                    (
+                        [if op.test(r, v[0]) { 1.0 } else { 0.0 }, 0.0, 0.0, 1.0],
+                        resident,
+                    )
+                } else {
+                    (v, resident)
+                }
+            }
+            other => {
+                *int_result = Some(other);
+                ([0.0; 4], resident)
+            }
+        }
+    }
+}
+
+/// The anisotropic footprint: taps spread along `axis` (in the view's
+/// normalized coordinates).
+#[derive(Clone, Copy, Debug)]
+struct Aniso {
+    taps: u32,
+    axis: [f32; 3],
+}
+
+impl Aniso {
+    fn none() -> Aniso {
+        Aniso {
+            taps: 1,
+            axis: [0.0; 3],
+        }
+    }
+}
+
+/// The border colour kind for the format.
+pub fn border_is_integer(b: BorderColor) -> bool {
+    matches!(
+        b,
+        BorderColor::IntTransparentBlack
+            | BorderColor::IntOpaqueBlack
+            | BorderColor::IntOpaqueWhite
+            | BorderColor::Int(_)
+    )
+}
