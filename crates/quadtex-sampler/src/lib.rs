@@ -7,11 +7,13 @@
 
 pub mod error;
 pub mod header;
+mod kernel;
 pub mod pool;
 pub mod profile;
 pub mod quad;
 pub mod query;
 pub mod reference;
+mod simd;
 
 pub use error::{Error, Result};
 pub use header::{
@@ -32,7 +34,36 @@ pub fn sample_handle(
     quad: &Quad,
 ) -> QuadResult {
     match pools.resolve(handle) {
-        Some((view, smp)) => reference::sample(view, smp, profile, args, quad),
+        Some((view, smp)) => sample(view, smp, profile, args, quad),
         None => QuadResult::zeros(quad.running(), quadtex_format::SampleType::Float),
     }
+}
+
+/// `tex` on one quad: the SIMD kernel where it covers the call (1D/2D/3D
+/// and arrays, float formats, nearest/bilinear/trilinear), the scalar
+/// reference otherwise. Both give the same bits.
+pub fn sample(
+    view: &TextureHeader,
+    smp: &SamplerHeader,
+    profile: &Profile,
+    args: &SampleArgs,
+    quad: &Quad,
+) -> QuadResult {
+    let ctx = reference::Ctx::new(view, smp, profile);
+    if kernel::handles(&ctx, args) {
+        kernel::sample(&ctx, args, quad)
+    } else {
+        reference::sample(view, smp, profile, args, quad)
+    }
+}
+
+/// Whether [`sample`] runs this call on the SIMD kernels (rather than the
+/// scalar reference): for tests and profiling.
+pub fn sample_uses_kernel(
+    view: &TextureHeader,
+    smp: &SamplerHeader,
+    profile: &Profile,
+    args: &SampleArgs,
+) -> bool {
+    kernel::handles(&reference::Ctx::new(view, smp, profile), args)
 }

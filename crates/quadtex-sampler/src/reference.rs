@@ -25,8 +25,10 @@ use crate::header::{
 use crate::profile::{Derivatives, LayerRound, MipNearest, PartialQuad, Profile};
 use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
 
-/// Limit of integer texel indices: far beyond any texture, far inside i64.
-const INDEX_LIMIT: f64 = (1u64 << 40) as f64;
+/// Limit of integer texel indices: 2^24, where f32 stops holding
+/// fractions; beyond any texture (extents stop at 2^16) and inside i32, so
+/// the SIMD kernels compute the same indices.
+const INDEX_LIMIT: f64 = (1u64 << 24) as f64;
 
 /// `floor(x)` as an index: NaN -> 0, +-Inf and huge values saturate.
 #[inline]
@@ -62,6 +64,8 @@ fn mirror(n: i64) -> i64 {
 #[inline]
 pub fn wrap(i: i64, size: i64, mode: AddressMode) -> Option<i64> {
     match mode {
+        // Power-of-two sizes wrap with a mask (the same value, cheaper).
+        AddressMode::Repeat if size & (size - 1) == 0 => Some(i & (size - 1)),
         AddressMode::Repeat => Some(i.rem_euclid(size)),
         AddressMode::MirroredRepeat => Some((size - 1) - mirror(i.rem_euclid(2 * size) - size)),
         AddressMode::ClampToEdge => Some(i.clamp(0, size - 1)),
@@ -137,14 +141,14 @@ pub fn cube_neighbour(face: u32, i: i64, j: i64, n: i64) -> (u32, i64, i64) {
 /// A lane's position and footprint in the space the view is addressed in:
 /// `(s, t, r)` for 1D/2D/3D, face `(s, t)` for cubes, plus the layer.
 #[derive(Clone, Copy, Debug)]
-struct LaneCoords {
-    st: [f32; 3],
-    ddx: [f32; 3],
-    ddy: [f32; 3],
+pub(crate) struct LaneCoords {
+    pub(crate) st: [f32; 3],
+    pub(crate) ddx: [f32; 3],
+    pub(crate) ddy: [f32; 3],
     /// Absolute layer index within the texture (view base added), or the
     /// cube's first face layer for cubes.
-    layer: u32,
-    face: u32,
+    pub(crate) layer: u32,
+    pub(crate) face: u32,
 }
 
 /// Array layer selection: `clamp(round(a), 0, count - 1)`.
@@ -231,12 +235,12 @@ pub fn sample(
 }
 
 /// What stays fixed across the lanes of one call.
-struct Ctx<'a> {
-    view: &'a TextureHeader,
-    smp: &'a SamplerHeader,
-    profile: &'a Profile,
-    format: TextureFormat,
-    ty: SampleType,
+pub(crate) struct Ctx<'a> {
+    pub(crate) view: &'a TextureHeader,
+    pub(crate) smp: &'a SamplerHeader,
+    pub(crate) profile: &'a Profile,
+    pub(crate) format: TextureFormat,
+    pub(crate) ty: SampleType,
     /// Base level extent of the view.
     base: [u32; 3],
 }
@@ -246,7 +250,11 @@ struct Ctx<'a> {
 type Read = ([f32; 4], bool);
 
 impl<'a> Ctx<'a> {
-    fn new(view: &'a TextureHeader, smp: &'a SamplerHeader, profile: &'a Profile) -> Ctx<'a> {
+    pub(crate) fn new(
+        view: &'a TextureHeader,
+        smp: &'a SamplerHeader,
+        profile: &'a Profile,
+    ) -> Ctx<'a> {
         let e = view.texture.desc().level_extent(view.base_level);
         let format = view.format();
         Ctx {
@@ -267,7 +275,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn plain_coords(&self, c: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> LaneCoords {
+    pub(crate) fn plain_coords(&self, c: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> LaneCoords {
         let n = self.dims();
         let mut st = [0.0; 3];
         let mut dx = [0.0; 3];
@@ -289,7 +297,7 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn cube_coords(&self, c: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> LaneCoords {
+    pub(crate) fn cube_coords(&self, c: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> LaneCoords {
         let d = [c[0], c[1], c[2]];
         let (face, sc, tc, rc) = cube_face(d[0], d[1], d[2]);
         let ar = rc.abs();
@@ -382,14 +390,15 @@ impl<'a> Ctx<'a> {
         ((s1 / eta).log2(), Aniso { taps, axis })
     }
 
-    fn sample_lane(
+    /// Lambda, the filter and the (at most two) levels with their weights
+    /// for one lane (Vulkan "Level-of-Detail Operation" and "Image Level(s)
+    /// Selection").
+    pub(crate) fn select(
         &self,
         lc: &LaneCoords,
         shader_lambda: Option<f32>,
         shader_bias: f32,
-        offset: [i32; 3],
-        dref: Option<f32>,
-    ) -> (Texel, bool) {
+    ) -> Selection {
         let smp = self.smp;
         let (lambda_base, aniso) = match shader_lambda {
             Some(l) => (l, Aniso::none()),
@@ -416,13 +425,6 @@ impl<'a> Ctx<'a> {
         };
         let q = (self.view.level_count - 1) as f32;
         let d = lambda.clamp(0.0, q);
-        let dref = dref.map(|r| {
-            if self.format.is_unorm_depth() {
-                r.clamp(0.0, 1.0)
-            } else {
-                r
-            }
-        });
         let levels: [(u32, f32); 2] = match smp.mipmap_mode {
             MipmapMode::None => [(0, 1.0), (0, 0.0)],
             MipmapMode::Nearest => {
@@ -439,6 +441,33 @@ impl<'a> Ctx<'a> {
                 [(hi as u32, 1.0 - delta), (lo_level, delta)]
             }
         };
+        Selection {
+            filter,
+            levels,
+            aniso,
+        }
+    }
+
+    fn sample_lane(
+        &self,
+        lc: &LaneCoords,
+        shader_lambda: Option<f32>,
+        shader_bias: f32,
+        offset: [i32; 3],
+        dref: Option<f32>,
+    ) -> (Texel, bool) {
+        let Selection {
+            filter,
+            levels,
+            aniso,
+        } = self.select(lc, shader_lambda, shader_bias);
+        let dref = dref.map(|r| {
+            if self.format.is_unorm_depth() {
+                r.clamp(0.0, 1.0)
+            } else {
+                r
+            }
+        });
         let mut acc = [0.0f32; 4];
         let mut resident = true;
         let mut int_result = None;
@@ -472,7 +501,7 @@ impl<'a> Ctx<'a> {
         (self.swizzle(Texel::Float(acc)), resident)
     }
 
-    fn swizzle(&self, t: Texel) -> Texel {
+    pub(crate) fn swizzle(&self, t: Texel) -> Texel {
         let sw = self.view.swizzle;
         let pick = |v: [u32; 4], one: u32| {
             sw.map(|s| match s {
@@ -494,7 +523,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// Level `level` (relative to the view base) as `(width, height, depth)`.
-    fn level_dims(&self, level: u32) -> [i64; 3] {
+    pub(crate) fn level_dims(&self, level: u32) -> [i64; 3] {
         let e = self
             .view
             .texture
@@ -714,7 +743,11 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    fn border(&self, dref: Option<f32>, int_result: &mut Option<Texel>) -> Read {
+    /// The border colour as a float texel of the view's format: only the
+    /// format's components take the border colour, the others read the
+    /// (0, 0, 0, 1) defaults (Vulkan "Border Replacement"); sRGB views may
+    /// see it through an 8-bit sRGB round trip (profile knob).
+    pub(crate) fn border_f32(&self) -> [f32; 4] {
         let present = self.format.components();
         let defaults = [0.0, 0.0, 0.0, 1.0];
         let mut b = self.smp.border_color.as_f32();
@@ -724,7 +757,12 @@ impl<'a> Ctx<'a> {
                     texel::srgb8_to_linear(texel::f32_to_unorm(texel::linear_to_srgb(*c), 8) as u8);
             }
         }
-        let v: [f32; 4] = [0, 1, 2, 3].map(|c| if present[c] { b[c] } else { defaults[c] });
+        [0, 1, 2, 3].map(|c| if present[c] { b[c] } else { defaults[c] })
+    }
+
+    fn border(&self, dref: Option<f32>, int_result: &mut Option<Texel>) -> Read {
+        let present = self.format.components();
+        let v = self.border_f32();
         if self.ty != SampleType::Float {
             let bits = self.smp.border_color.as_bits();
             let v: [u32; 4] =
@@ -804,9 +842,18 @@ impl<'a> Ctx<'a> {
 /// The anisotropic footprint: taps spread along `axis` (in the view's
 /// normalized coordinates).
 #[derive(Clone, Copy, Debug)]
-struct Aniso {
-    taps: u32,
-    axis: [f32; 3],
+pub(crate) struct Aniso {
+    pub(crate) taps: u32,
+    pub(crate) axis: [f32; 3],
+}
+
+/// One lane's level selection.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Selection {
+    pub(crate) filter: Filter,
+    /// `(level relative to the view base, weight)`; a zero weight is unused.
+    pub(crate) levels: [(u32, f32); 2],
+    pub(crate) aniso: Aniso,
 }
 
 impl Aniso {
