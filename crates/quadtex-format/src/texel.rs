@@ -121,6 +121,18 @@ fn srgb_to_linear_f64(c: f64) -> f64 {
     }
 }
 
+/// The 256 UNORM8 values `v / 255` (each correctly rounded), for
+/// table-driven decoders.
+pub fn unorm8_table() -> &'static [f32; 256] {
+    &UNORM8_TO_F32
+}
+
+/// The 256 sRGB8 codes decoded to linear (each correctly rounded from f64),
+/// for table-driven decoders.
+pub fn srgb8_table() -> &'static [f32; 256] {
+    &SRGB_TO_LINEAR
+}
+
 /// sRGB EOTF of an 8-bit code, exactly rounded from f64 (Vulkan "sRGB
 /// EOTF"). `0x80` reads 0.2158605.
 pub fn srgb8_to_linear(code: u8) -> f32 {

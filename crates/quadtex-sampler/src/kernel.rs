@@ -14,7 +14,7 @@
 //! in `tests/kernel_twin.rs` check it on random and edge quads).
 
 use quadtex_format::format::{ChannelKind, ChannelOrder, FormatLayout};
-use quadtex_format::texel::{self, srgb8_to_linear, unorm_to_f32};
+use quadtex_format::texel;
 use quadtex_format::{
     compressed, Aspect, SampleType, Subresource, Texel, TextureFormat, TextureKind,
 };
@@ -34,19 +34,15 @@ pub(crate) trait Fetch {
 
 /// 8-bit RGBA/BGRA UNORM or sRGB through exact lookup tables.
 pub(crate) struct Rgba8 {
-    colour: [f32; 256],
-    alpha: [f32; 256],
+    colour: &'static [f32; 256],
+    alpha: &'static [f32; 256],
     bgra: bool,
 }
 
 impl Rgba8 {
     fn new(srgb: bool, bgra: bool) -> Rgba8 {
-        let alpha: [f32; 256] = std::array::from_fn(|i| unorm_to_f32(i as u32, 8));
-        let colour = if srgb {
-            std::array::from_fn(|i| srgb8_to_linear(i as u8))
-        } else {
-            alpha
-        };
+        let alpha = texel::unorm8_table();
+        let colour = if srgb { texel::srgb8_table() } else { alpha };
         Rgba8 {
             colour,
             alpha,
@@ -117,16 +113,20 @@ impl Fetch for AnyUncompressed {
     }
 }
 
-/// Block-compressed formats: a small direct-mapped cache of decoded blocks,
-/// so a quad's footprint (usually one to four blocks) decodes each block
-/// once.
+/// Block-compressed formats: a direct-mapped cache of decoded blocks that
+/// lives as long as the `QuadSampler`, so neighbouring texels and
+/// neighbouring quads decode each block once.
 pub(crate) struct Blocks {
     format: TextureFormat,
     bw: u32,
     bh: u32,
-    keys: [usize; 4],
-    texels: Box<[[[f32; 4]; compressed::MAX_BLOCK_TEXELS]; 4]>,
+    keys: Vec<usize>,
+    texels: Vec<[[f32; 4]; compressed::MAX_BLOCK_TEXELS]>,
 }
+
+/// Cache slots (a power of two): 64 blocks cover a 16-block-wide strip
+/// of four rows, what a row of quads on a minified surface touches.
+const BLOCK_SLOTS: usize = 64;
 
 impl Blocks {
     fn new(format: TextureFormat) -> Blocks {
@@ -135,8 +135,8 @@ impl Blocks {
             format,
             bw,
             bh,
-            keys: [usize::MAX; 4],
-            texels: Box::new([[[0.0; 4]; compressed::MAX_BLOCK_TEXELS]; 4]),
+            keys: vec![usize::MAX; BLOCK_SLOTS],
+            texels: vec![[[0.0; 4]; compressed::MAX_BLOCK_TEXELS]; BLOCK_SLOTS],
         }
     }
 }
@@ -145,7 +145,7 @@ impl Fetch for Blocks {
     fn fetch(&mut self, bytes: &[u8], sub: &Subresource, x: u32, y: u32, z: u32) -> [f32; 4] {
         let (bx, by) = (x / self.bw, y / self.bh);
         let o = sub.block_offset(bx, by, z);
-        let slot = (bx as usize ^ (by as usize) << 1) & 3;
+        let slot = ((bx as usize & 15) | ((by as usize & 3) << 4)) & (BLOCK_SLOTS - 1);
         if self.keys[slot] != o {
             let n = sub.block_bytes as usize;
             if compressed::decode_block(self.format, &bytes[o..o + n], &mut self.texels[slot][..])
@@ -176,32 +176,55 @@ pub(crate) fn handles(ctx: &Ctx<'_>, args: &SampleArgs) -> bool {
         && !ctx.format.has_stencil()
 }
 
-/// Runs `sample` through the kernel for the view's format.
-pub(crate) fn sample(ctx: &Ctx<'_>, args: &SampleArgs, quad: &Quad) -> QuadResult {
-    let f = ctx.format;
-    match f.layout() {
-        FormatLayout::Array {
-            order: order @ (ChannelOrder::Rgba | ChannelOrder::Bgra),
-            bits: 8,
-            kind: kind @ (ChannelKind::Unorm | ChannelKind::Srgb),
-        } => run(
-            ctx,
-            &mut Rgba8::new(kind == ChannelKind::Srgb, order == ChannelOrder::Bgra),
-            args,
-            quad,
-        ),
-        FormatLayout::Array {
-            order: ChannelOrder::Rgba,
-            bits: 16,
-            kind: ChannelKind::Float,
-        } => run(ctx, &mut Rgba16F, args, quad),
-        FormatLayout::Array {
-            order: ChannelOrder::R,
-            bits: 32,
-            kind: ChannelKind::Float,
-        } => run(ctx, &mut R32F, args, quad),
-        FormatLayout::Block { .. } => run(ctx, &mut Blocks::new(f), args, quad),
-        _ => run(ctx, &mut AnyUncompressed(f), args, quad),
+/// The texel decoder a view needs, chosen once per [`crate::QuadSampler`].
+pub(crate) enum Decoder {
+    Rgba8(Rgba8),
+    Rgba16F(Rgba16F),
+    R32F(R32F),
+    Blocks(Blocks),
+    Any(AnyUncompressed),
+}
+
+impl Decoder {
+    pub(crate) fn new(f: TextureFormat) -> Decoder {
+        match f.layout() {
+            FormatLayout::Array {
+                order: order @ (ChannelOrder::Rgba | ChannelOrder::Bgra),
+                bits: 8,
+                kind: kind @ (ChannelKind::Unorm | ChannelKind::Srgb),
+            } => Decoder::Rgba8(Rgba8::new(
+                kind == ChannelKind::Srgb,
+                order == ChannelOrder::Bgra,
+            )),
+            FormatLayout::Array {
+                order: ChannelOrder::Rgba,
+                bits: 16,
+                kind: ChannelKind::Float,
+            } => Decoder::Rgba16F(Rgba16F),
+            FormatLayout::Array {
+                order: ChannelOrder::R,
+                bits: 32,
+                kind: ChannelKind::Float,
+            } => Decoder::R32F(R32F),
+            FormatLayout::Block { .. } => Decoder::Blocks(Blocks::new(f)),
+            _ => Decoder::Any(AnyUncompressed(f)),
+        }
+    }
+}
+
+/// Runs `sample` through the kernel monomorphised for the decoder.
+pub(crate) fn sample(
+    ctx: &Ctx<'_>,
+    decoder: &mut Decoder,
+    args: &SampleArgs,
+    quad: &Quad,
+) -> QuadResult {
+    match decoder {
+        Decoder::Rgba8(d) => run(ctx, d, args, quad),
+        Decoder::Rgba16F(d) => run(ctx, d, args, quad),
+        Decoder::R32F(d) => run(ctx, d, args, quad),
+        Decoder::Blocks(d) => run(ctx, d, args, quad),
+        Decoder::Any(d) => run(ctx, d, args, quad),
     }
 }
 

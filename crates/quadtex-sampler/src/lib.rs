@@ -49,11 +49,38 @@ pub fn sample(
     args: &SampleArgs,
     quad: &Quad,
 ) -> QuadResult {
-    let ctx = reference::Ctx::new(view, smp, profile);
-    if kernel::handles(&ctx, args) {
-        kernel::sample(&ctx, args, quad)
-    } else {
-        reference::sample(view, smp, profile, args, quad)
+    QuadSampler::new(view, smp, profile).sample(args, quad)
+}
+
+/// A texture unit bound to one view, sampler and profile: the per-draw
+/// setup (format decoder, level table, decoded-block cache) done once, then
+/// `sample` per quad. [`sample`] builds one per call.
+pub struct QuadSampler<'a> {
+    ctx: reference::Ctx<'a>,
+    decoder: kernel::Decoder,
+}
+
+impl<'a> QuadSampler<'a> {
+    /// Binds the headers; they should be validated
+    /// ([`SamplerHeader::validate_with`]).
+    pub fn new(
+        view: &'a TextureHeader,
+        smp: &'a SamplerHeader,
+        profile: &'a Profile,
+    ) -> QuadSampler<'a> {
+        let ctx = reference::Ctx::new(view, smp, profile);
+        let decoder = kernel::Decoder::new(ctx.format);
+        QuadSampler { ctx, decoder }
+    }
+
+    /// `tex` on one quad: the SIMD kernel where it covers the call, the
+    /// scalar reference otherwise; both give the same bits.
+    pub fn sample(&mut self, args: &SampleArgs, quad: &Quad) -> QuadResult {
+        if kernel::handles(&self.ctx, args) {
+            kernel::sample(&self.ctx, &mut self.decoder, args, quad)
+        } else {
+            reference::sample(self.ctx.view, self.ctx.smp, self.ctx.profile, args, quad)
+        }
     }
 }
 
