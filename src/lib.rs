@@ -1,6 +1,11 @@
 //! quadtex: a GPU-class texture unit on the CPU.
 //!
 //! This package is the `quadtex` command and re-exports the workspace
-//! crates: [`format`] (what a texture is).
+//! crates: [`format`] (what a texture is) and [`sampler`] (how it is read).
+//! [`probe`] is the command's `probe` subcommand as a library: it evaluates
+//! a probe-format case (`probe-format.md`) and returns the RESULT JSON.
 
 pub use quadtex_format as format;
+pub use quadtex_sampler as sampler;
+
+pub mod probe;

@@ -1,10 +1,12 @@
-//! The `quadtex` command: `info` today; `probe`, `render` and `profile`
-//! arrive with the sampler and the rasterizer.
+//! The `quadtex` command: `info` and `probe` today; `render` and `profile`
+//! arrive with the rasterizer.
 //!
 //! Errors are one line on stderr and a non-zero exit: 2 for bad usage or
-//! bad input, 1 for failures writing output.
+//! bad input, 1 for failures writing output (and for an internal error,
+//! which `probe` reports as one line instead of a panic message).
 
-use std::path::PathBuf;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
@@ -40,6 +42,11 @@ enum Command {
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
     },
+    /// Evaluate a probe case (probe-format.md) and print its RESULT JSON.
+    Probe {
+        /// The CASE.json file; its texel data are read relative to it.
+        case: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -63,6 +70,7 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
+        Command::Probe { case } => probe(&case),
         Command::Info {
             file,
             level,
@@ -102,6 +110,47 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+    }
+}
+
+/// `quadtex probe CASE.json`: RESULT on stdout, or one error line.
+///
+/// The probe must never panic (probe-format.md). Its inputs are validated
+/// before sampling, and sampling is specified to be infallible; should a
+/// panic still happen, it is caught here and reported as one line, exit 1,
+/// so that a conformance run records it as an internal error.
+fn probe(case: &Path) -> ExitCode {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "panic".into());
+        let at = info
+            .location()
+            .map(|l| format!(" at {}:{}", l.file(), l.line()))
+            .unwrap_or_default();
+        eprintln!("quadtex: internal error: {msg}{at}");
+    }));
+    let result = std::panic::catch_unwind(|| quadtex::probe::run(case));
+    std::panic::set_hook(default_hook);
+    match result {
+        Ok(Ok(text)) => {
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+                eprintln!("quadtex: writing the result: {e}");
+                return ExitCode::from(1);
+            }
+            ExitCode::SUCCESS
+        }
+        Ok(Err(e)) => {
+            eprintln!("quadtex: {e}");
+            ExitCode::from(e.exit_code())
+        }
+        // The hook has printed the one line.
+        Err(_) => ExitCode::from(1),
     }
 }
 

@@ -1,0 +1,931 @@
+//! `quadtex probe CASE.json`: the probe format (`probe-format.md`) read,
+//! evaluated on the scalar reference sampler, and printed as RESULT JSON.
+//!
+//! What lives here: parsing and validating a case (every bad input is an
+//! [`Error`], never a panic), building the texture, the view
+//! ([`TextureHeader`]) and the sampler ([`SamplerHeader`]) from it, running
+//! each quad, and printing the result so that floats read back bit-exact.
+//! What does not: the sampling rules themselves (`quadtex-sampler`) and the
+//! texel codecs (`quadtex-format`).
+//!
+//! Ops today: `sample` and `size`. `gather`, `query_lod` and `fetch` are
+//! recognised and refused with [`Error::NotImplemented`].
+//!
+//! Choices the probe format leaves to the implementation, made to match the
+//! llvmpipe oracle (`shared/oracle/gl_probe.py`) where it has one:
+//! - Optional fields and their defaults: `texture.height`, `depth`,
+//!   `layers`, `levels`, `samples` = 1; `view` = `rgba`, base level 0, the
+//!   remaining levels; sampler = nearest filters, `mipmap_mode` `none`,
+//!   `repeat`, border (0,0,0,0), bias 0, LOD range [0, 1000], anisotropy 1,
+//!   no compare, normalized; `op.lod_mode` `implicit`, `op.derivatives`
+//!   `coarse`; `active` all true; `size`'s `level` all 0.
+//! - `sampler.address` takes 1 to 3 modes; missing axes repeat the last one.
+//! - Unknown fields are accepted at the top level (room for comments and
+//!   provenance) and rejected inside `texture`, `view`, `sampler`, `op` and
+//!   the quads, where a misspelt field would silently change the result.
+//! - Integers must be JSON integers (`2`, not `2.0`); numbers are JSON
+//!   numbers or the strings `"NaN"`, `"Infinity"`, `"-Infinity"`, read as
+//!   f64 and rounded once to f32 (as Python's `np.float32(float(s))`).
+
+use std::fmt::{self, Write as _};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use quadtex_format::{Layout, SampleType, Texel, Texture, TextureDesc, TextureFormat, TextureKind};
+use quadtex_sampler::profile::Derivatives;
+use quadtex_sampler::{
+    query, reference, AddressMode, BorderColor, CompareOp, Filter, Lod, MipmapMode, Profile, Quad,
+    SampleArgs, SamplerHeader, Swizzle, TextureHeader,
+};
+use serde::de::{self, Deserializer, Visitor};
+use serde::Deserialize;
+
+/// Everything `probe` rejects. Every variant is bad input (exit 2).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// The case or its texel data could not be read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The case is not JSON, or a field has the wrong JSON type.
+    #[error("{path}: {source}")]
+    Json {
+        /// The case file.
+        path: PathBuf,
+        /// The parser's message (with line and column).
+        #[source]
+        source: serde_json::Error,
+    },
+    /// A field with an impossible value, named by its path in the case
+    /// (`quads[2].coords[1]`, `op.offset`, ...).
+    #[error("{field}: {reason}")]
+    Invalid {
+        /// Where in the case.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// An op of the probe format that this build cannot evaluate yet.
+    #[error("op {0} is not implemented yet")]
+    NotImplemented(&'static str),
+    /// The texture description or data, as the format crate rejects them.
+    #[error("texture: {0}")]
+    Texture(#[from] quadtex_format::Error),
+    /// The view or the sampler, as the sampler crate rejects them.
+    #[error("{0}")]
+    Header(#[from] quadtex_sampler::Error),
+}
+
+impl Error {
+    fn invalid(field: impl Into<String>, reason: impl Into<String>) -> Error {
+        Error::Invalid {
+            field: field.into(),
+            reason: reason.into(),
+        }
+    }
+
+    /// The process exit status for this error: 2, bad input.
+    pub fn exit_code(&self) -> u8 {
+        2
+    }
+}
+
+/// The probe's result type.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Reads the case at `path`, evaluates it and returns the RESULT JSON
+/// document (ending in a newline).
+pub fn run(path: &Path) -> Result<String> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let base = path.parent().unwrap_or(Path::new("."));
+    run_str(&text, path, base)
+}
+
+/// Evaluates the case `json`; `texture.data` is read relative to `base_dir`.
+/// `name` only labels JSON syntax errors.
+pub fn run_str(json: &str, name: &Path, base_dir: &Path) -> Result<String> {
+    let case: CaseJson = serde_json::from_str(json).map_err(|source| Error::Json {
+        path: name.to_owned(),
+        source,
+    })?;
+    let op = OpName::parse(&case.op.name)?;
+    let texture = load_texture(&case.texture, base_dir)?;
+    let view = build_view(&case.view, texture)?;
+    let sampler = build_sampler(&case.sampler, view.format())?;
+    let derivatives = match case.op.derivatives.as_deref() {
+        None | Some("coarse") => Derivatives::Coarse,
+        Some("fine") => Derivatives::Fine,
+        Some(other) => {
+            return Err(Error::invalid(
+                "op.derivatives",
+                format!("`{other}` is not coarse or fine"),
+            ))
+        }
+    };
+    let offset = parse_offset(case.op.offset.as_deref())?;
+    match op {
+        OpName::Sample => {
+            let plan = SamplePlan::new(&case.op, &view, &sampler, derivatives, offset)?;
+            let mut out = Printer::new();
+            for (qi, q) in case.quads.iter().enumerate() {
+                let quad = plan.quad(q, qi)?;
+                let (lanes, active) = plan.run(q, qi, &quad)?;
+                out.quad(&lanes, active, None);
+            }
+            Ok(out.finish())
+        }
+        OpName::Size => {
+            // txq reads the image only: the sampler is parsed (types, names)
+            // but not checked against the view, so multisample views and
+            // samplers a sample op would refuse can still be queried.
+            view.validate()?;
+            let samples = query::samples(&view);
+            let mut out = Printer::new();
+            for (qi, q) in case.quads.iter().enumerate() {
+                let w = format!("quads[{qi}]");
+                let active = active_mask(q, &w)?;
+                let levels = match &q.level {
+                    None => [0; 4],
+                    Some(v) => lanes4(v, &format!("{w}.level"), |&l, _| {
+                        // Saturate: any level outside i32 is outside the view.
+                        Ok(l.clamp(i32::MIN as i64, i32::MAX as i64) as i32)
+                    })?,
+                };
+                let lanes = levels.map(|l| LaneValue::Uint(query::size(&view, l)));
+                out.quad(&lanes, active, Some([samples; 4]));
+            }
+            Ok(out.finish())
+        }
+    }
+}
+
+/// The ops of the probe format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OpName {
+    Sample,
+    Size,
+}
+
+impl OpName {
+    fn parse(s: &str) -> Result<OpName> {
+        match s {
+            "sample" => Ok(OpName::Sample),
+            "size" => Ok(OpName::Size),
+            "gather" => Err(Error::NotImplemented("gather")),
+            "query_lod" => Err(Error::NotImplemented("query_lod")),
+            "fetch" => Err(Error::NotImplemented("fetch")),
+            other => Err(Error::invalid(
+                "op.name",
+                format!("unknown op `{other}` (expected sample, gather, query_lod, fetch or size)"),
+            )),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The case as JSON
+// ---------------------------------------------------------------------------
+
+#[derive(Deserialize)]
+struct CaseJson {
+    texture: TextureJson,
+    #[serde(default)]
+    view: ViewJson,
+    #[serde(default)]
+    sampler: SamplerJson,
+    op: OpJson,
+    quads: Vec<QuadJson>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TextureJson {
+    format: String,
+    kind: String,
+    width: u32,
+    #[serde(default = "one")]
+    height: u32,
+    #[serde(default = "one")]
+    depth: u32,
+    #[serde(default = "one")]
+    layers: u32,
+    #[serde(default = "one")]
+    levels: u32,
+    #[serde(default = "one")]
+    samples: u32,
+    data: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ViewJson {
+    swizzle: Option<String>,
+    base_level: Option<u32>,
+    level_count: Option<u32>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SamplerJson {
+    mag_filter: Option<String>,
+    min_filter: Option<String>,
+    mipmap_mode: Option<String>,
+    address: Option<Vec<String>>,
+    border_color: Option<Vec<Num>>,
+    mip_lod_bias: Option<Num>,
+    min_lod: Option<Num>,
+    max_lod: Option<Num>,
+    max_anisotropy: Option<Num>,
+    compare: Option<String>,
+    unnormalized: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpJson {
+    name: String,
+    lod_mode: Option<String>,
+    derivatives: Option<String>,
+    offset: Option<Vec<i64>>,
+    compare: Option<bool>,
+    #[expect(
+        dead_code,
+        reason = "gather's field: accepted so a gather case reaches the not-implemented message"
+    )]
+    component: Option<i64>,
+    #[expect(
+        dead_code,
+        reason = "gather's field: accepted so a gather case reaches the not-implemented message"
+    )]
+    offsets: Option<Vec<Vec<i64>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct QuadJson {
+    coords: Option<Vec<Vec<Num>>>,
+    active: Option<Vec<bool>>,
+    lod: Option<Vec<Num>>,
+    bias: Option<Vec<Num>>,
+    ddx: Option<Vec<Vec<Num>>>,
+    ddy: Option<Vec<Vec<Num>>>,
+    dref: Option<Vec<Num>>,
+    level: Option<Vec<i64>>,
+    #[expect(
+        dead_code,
+        reason = "fetch's field: accepted so a fetch case reaches the not-implemented message"
+    )]
+    icoords: Option<Vec<Vec<i64>>>,
+    #[expect(
+        dead_code,
+        reason = "fetch's field: accepted so a fetch case reaches the not-implemented message"
+    )]
+    sample: Option<Vec<i64>>,
+}
+
+/// A JSON number, or one of the strings `"NaN"`, `"Infinity"`,
+/// `"-Infinity"` (the probe format's spelling of non-finite values).
+#[derive(Clone, Copy, Debug)]
+struct Num(f64);
+
+impl Num {
+    /// Rounded once to f32.
+    fn f32(self) -> f32 {
+        self.0 as f32
+    }
+}
+
+impl<'de> Deserialize<'de> for Num {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Num, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Num;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(r#"a number or "NaN", "Infinity", "-Infinity""#)
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> std::result::Result<Num, E> {
+                Ok(Num(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> std::result::Result<Num, E> {
+                Ok(Num(v as f64))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> std::result::Result<Num, E> {
+                Ok(Num(v as f64))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> std::result::Result<Num, E> {
+                match v {
+                    "NaN" => Ok(Num(f64::NAN)),
+                    "Infinity" => Ok(Num(f64::INFINITY)),
+                    "-Infinity" => Ok(Num(f64::NEG_INFINITY)),
+                    _ => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// Exactly four lanes of `v`, each converted by `f(value, field)`.
+fn lanes4<T, U: Copy + Default>(
+    v: &[T],
+    field: &str,
+    f: impl Fn(&T, &str) -> Result<U>,
+) -> Result<[U; 4]> {
+    if v.len() != 4 {
+        return Err(Error::invalid(
+            field,
+            format!("must have 4 lanes, got {}", v.len()),
+        ));
+    }
+    let mut out = [U::default(); 4];
+    for (l, x) in v.iter().enumerate() {
+        out[l] = f(x, &format!("{field}[{l}]"))?;
+    }
+    Ok(out)
+}
+
+/// Exactly `N` numbers as f32.
+fn vec_n<const N: usize>(v: &[Num], field: &str) -> Result<[f32; N]> {
+    if v.len() != N {
+        return Err(Error::invalid(
+            field,
+            format!("must have {N} numbers, got {}", v.len()),
+        ));
+    }
+    let mut out = [0.0; N];
+    for (o, x) in out.iter_mut().zip(v) {
+        *o = x.f32();
+    }
+    Ok(out)
+}
+
+fn active_mask(q: &QuadJson, w: &str) -> Result<u8> {
+    match &q.active {
+        None => Ok(0xf),
+        Some(a) if a.len() == 4 => Ok(a
+            .iter()
+            .enumerate()
+            .fold(0, |m, (l, &on)| m | (u8::from(on) << l))),
+        Some(a) => Err(Error::invalid(
+            format!("{w}.active"),
+            format!("must be 4 booleans, got {}", a.len()),
+        )),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Texture, view, sampler
+// ---------------------------------------------------------------------------
+
+fn load_texture(t: &TextureJson, base_dir: &Path) -> Result<Texture> {
+    let format: TextureFormat = t.format.parse()?;
+    let kind: TextureKind = t.kind.parse()?;
+    let desc = TextureDesc {
+        kind,
+        format,
+        width: t.width,
+        height: t.height,
+        depth: t.depth,
+        layers: t.layers,
+        levels: t.levels,
+        samples: t.samples,
+        no_mipmap: false,
+    };
+    desc.validate()?;
+    let path = base_dir.join(&t.data);
+    // Check the size before reading or allocating: a case may declare a
+    // texture of gigabytes next to a file of a few bytes.
+    let expected = desc.total_bytes().unwrap_or(u64::MAX);
+    let io = |source| Error::Io {
+        path: path.clone(),
+        source,
+    };
+    let actual = std::fs::metadata(&path).map_err(io)?.len();
+    let wrong_size = |actual| quadtex_format::Error::WrongSize {
+        what: "texture data",
+        expected,
+        actual,
+    };
+    if actual != expected {
+        return Err(wrong_size(actual).into());
+    }
+    let bytes = std::fs::read(&path).map_err(io)?;
+    Ok(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes)?)
+}
+
+fn build_view(v: &ViewJson, texture: Texture) -> Result<TextureHeader> {
+    let d = *texture.desc();
+    let mut view = TextureHeader::new(Arc::new(texture));
+    let sw = v.swizzle.as_deref().unwrap_or("rgba");
+    view.swizzle = Swizzle::parse4(sw).ok_or_else(|| {
+        Error::invalid(
+            "view.swizzle",
+            format!("`{sw}` is not four of r, g, b, a, 0, 1"),
+        )
+    })?;
+    view.base_level = v.base_level.unwrap_or(0);
+    view.level_count = v
+        .level_count
+        .unwrap_or(d.levels.saturating_sub(view.base_level));
+    view.base_layer = 0;
+    view.layer_count = d.layers;
+    Ok(view)
+}
+
+fn filter(s: Option<&str>, field: &str) -> Result<Filter> {
+    match s {
+        None | Some("nearest") => Ok(Filter::Nearest),
+        Some("linear") => Ok(Filter::Linear),
+        Some(o) => Err(Error::invalid(
+            field,
+            format!("`{o}` is not nearest or linear"),
+        )),
+    }
+}
+
+fn build_sampler(s: &SamplerJson, format: TextureFormat) -> Result<SamplerHeader> {
+    let mipmap_mode = match s.mipmap_mode.as_deref() {
+        None | Some("none") => MipmapMode::None,
+        Some("nearest") => MipmapMode::Nearest,
+        Some("linear") => MipmapMode::Linear,
+        Some(o) => {
+            return Err(Error::invalid(
+                "sampler.mipmap_mode",
+                format!("`{o}` is not none, nearest or linear"),
+            ));
+        }
+    };
+    let mut address = [AddressMode::Repeat; 3];
+    if let Some(a) = &s.address {
+        if a.is_empty() || a.len() > 3 {
+            return Err(Error::invalid(
+                "sampler.address",
+                format!("must have 1 to 3 modes, got {}", a.len()),
+            ));
+        }
+        for (k, slot) in address.iter_mut().enumerate() {
+            let name = &a[k.min(a.len() - 1)];
+            *slot = AddressMode::from_name(name).ok_or_else(|| {
+                Error::invalid(
+                    format!("sampler.address[{k}]"),
+                    format!("unknown address mode `{name}`"),
+                )
+            })?;
+        }
+    }
+    let border_color = match &s.border_color {
+        None => BorderColor::Float([0.0; 4]),
+        Some(b) if format.sample_type() == SampleType::Float => {
+            BorderColor::Float(vec_n::<4>(b, "sampler.border_color")?)
+        }
+        Some(b) => {
+            // Integer formats: the four numbers are integer values, kept as
+            // register words (negative values as i32 bits).
+            if b.len() != 4 {
+                return Err(Error::invalid(
+                    "sampler.border_color",
+                    format!("must have 4 numbers, got {}", b.len()),
+                ));
+            }
+            let mut bits = [0u32; 4];
+            for (c, (o, x)) in bits.iter_mut().zip(b).enumerate() {
+                let v = x.0;
+                if v.fract() != 0.0 || !(i32::MIN as f64..=u32::MAX as f64).contains(&v) {
+                    return Err(Error::invalid(
+                        format!("sampler.border_color[{c}]"),
+                        format!("{v} is not an integer in the i32 or u32 range ({format} is an integer format)"),
+                    ));
+                }
+                *o = if v < 0.0 { v as i32 as u32 } else { v as u32 };
+            }
+            BorderColor::Int(bits)
+        }
+    };
+    let num = |n: Option<Num>, default: f32| n.map_or(default, Num::f32);
+    let compare = match s.compare.as_deref() {
+        None => None,
+        Some(c) => Some(CompareOp::from_name(c).ok_or_else(|| {
+            Error::invalid(
+                "sampler.compare",
+                format!("unknown compare op `{c}` (expected never, less, equal, lequal, greater, notequal, gequal or always)"),
+            )
+        })?),
+    };
+    Ok(SamplerHeader {
+        mag_filter: filter(s.mag_filter.as_deref(), "sampler.mag_filter")?,
+        min_filter: filter(s.min_filter.as_deref(), "sampler.min_filter")?,
+        mipmap_mode,
+        address,
+        border_color,
+        mip_lod_bias: num(s.mip_lod_bias, 0.0),
+        min_lod: num(s.min_lod, 0.0),
+        max_lod: num(s.max_lod, 1000.0),
+        max_anisotropy: num(s.max_anisotropy, 1.0),
+        compare,
+        unnormalized: s.unnormalized.unwrap_or(false),
+        ..SamplerHeader::default()
+    })
+}
+
+fn parse_offset(o: Option<&[i64]>) -> Result<Option<[i32; 3]>> {
+    let Some(o) = o else { return Ok(None) };
+    if o.is_empty() || o.len() > 3 {
+        return Err(Error::invalid(
+            "op.offset",
+            format!("must be [i], [i, j] or [i, j, k], got {} numbers", o.len()),
+        ));
+    }
+    let mut out = [0i32; 3];
+    for (k, &v) in o.iter().enumerate() {
+        if !(-32..=31).contains(&v) {
+            return Err(Error::invalid(
+                format!("op.offset[{k}]"),
+                format!("{v} is outside -32..31"),
+            ));
+        }
+        out[k] = v as i32;
+    }
+    Ok(Some(out))
+}
+
+// ---------------------------------------------------------------------------
+// sample
+// ---------------------------------------------------------------------------
+
+/// The lod form of a sample op, before the lanes are read.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LodMode {
+    Implicit,
+    Base,
+    Level,
+    Grad,
+    Bias,
+}
+
+/// A validated sample op: everything fixed across its quads.
+struct SamplePlan<'a> {
+    view: &'a TextureHeader,
+    sampler: &'a SamplerHeader,
+    profile: Profile,
+    lod_mode: LodMode,
+    offset: [i32; 3],
+    compare: bool,
+    derivatives: Derivatives,
+}
+
+impl<'a> SamplePlan<'a> {
+    fn new(
+        op: &OpJson,
+        view: &'a TextureHeader,
+        sampler: &'a SamplerHeader,
+        derivatives: Derivatives,
+        offset: Option<[i32; 3]>,
+    ) -> Result<SamplePlan<'a>> {
+        let kind = view.kind;
+        if kind.is_multisample() {
+            return Err(Error::invalid(
+                "op.name",
+                format!("sample is not allowed on {kind} (read it with fetch)"),
+            ));
+        }
+        let lod_mode = match op.lod_mode.as_deref() {
+            None | Some("implicit") => LodMode::Implicit,
+            Some("base") => LodMode::Base,
+            Some("level") => LodMode::Level,
+            Some("grad") => LodMode::Grad,
+            Some("bias") => LodMode::Bias,
+            Some(o) => {
+                return Err(Error::invalid(
+                    "op.lod_mode",
+                    format!("`{o}` is not implicit, base, level, grad or bias"),
+                ));
+            }
+        };
+        if offset.is_some() && kind.is_cube() {
+            return Err(Error::invalid(
+                "op.offset",
+                format!("offsets are not allowed on {kind}"),
+            ));
+        }
+        let compare = op.compare.unwrap_or(false);
+        match (compare, sampler.compare.is_some()) {
+            (true, false) => {
+                return Err(Error::invalid(
+                    "op.compare",
+                    "true needs a sampler.compare op",
+                ))
+            }
+            (false, true) => {
+                return Err(Error::invalid(
+                    "sampler.compare",
+                    "a compare sampler needs op.compare true (and dref in the quads)",
+                ))
+            }
+            _ => {}
+        }
+        if compare && kind == TextureKind::D3 {
+            return Err(Error::invalid(
+                "op.compare",
+                "depth compare is not allowed on 3d textures",
+            ));
+        }
+        sampler.validate_with(view)?;
+        Ok(SamplePlan {
+            view,
+            sampler,
+            profile: Profile {
+                derivatives,
+                ..Profile::VULKAN
+            },
+            lod_mode,
+            offset: offset.unwrap_or([0; 3]),
+            compare,
+            derivatives,
+        })
+    }
+
+    /// The quad's coordinates and masks. Inactive lanes run as helpers: they
+    /// feed the derivatives with their coordinates, and print `null`.
+    fn quad(&self, q: &QuadJson, qi: usize) -> Result<Quad> {
+        let w = format!("quads[{qi}]");
+        let coords = q
+            .coords
+            .as_ref()
+            .ok_or_else(|| Error::invalid(format!("{w}.coords"), "is required for sample"))?;
+        let coords = lanes4(coords, &format!("{w}.coords"), |c, f| vec_n::<4>(c, f))?;
+        let active = active_mask(q, &w)?;
+        Ok(Quad {
+            coords,
+            active,
+            helper: !active & 0xf,
+        })
+    }
+
+    /// Runs one quad: per lane the value (or `None` when inactive), and the
+    /// active mask.
+    fn run(&self, q: &QuadJson, qi: usize, quad: &Quad) -> Result<([LaneValue; 4], u8)> {
+        let w = format!("quads[{qi}]");
+        let per_lane = |v: &Option<Vec<Num>>,
+                        name: &str,
+                        needed: bool|
+         -> Result<Option<[f32; 4]>> {
+            match v {
+                Some(v) => Ok(Some(lanes4(v, &format!("{w}.{name}"), |x, _| Ok(x.f32()))?)),
+                None if needed => Err(Error::invalid(format!("{w}.{name}"), "is required here")),
+                None => Ok(None),
+            }
+        };
+        let grad = |v: &Option<Vec<Vec<Num>>>,
+                    name: &str,
+                    needed: bool|
+         -> Result<Option<[[f32; 3]; 4]>> {
+            match v {
+                Some(v) => Ok(Some(lanes4(v, &format!("{w}.{name}"), |d, f| {
+                    vec_n::<3>(d, f)
+                })?)),
+                None if needed => Err(Error::invalid(
+                    format!("{w}.{name}"),
+                    "is required for lod_mode grad",
+                )),
+                None => Ok(None),
+            }
+        };
+        // Every lane field present is checked, used or not: a malformed
+        // field is an error even where this lod mode ignores it.
+        let lod = per_lane(&q.lod, "lod", self.lod_mode == LodMode::Level)?;
+        let bias = per_lane(&q.bias, "bias", self.lod_mode == LodMode::Bias)?;
+        let dref = per_lane(&q.dref, "dref", self.compare)?;
+        let ddx = grad(&q.ddx, "ddx", self.lod_mode == LodMode::Grad)?;
+        let ddy = grad(&q.ddy, "ddy", self.lod_mode == LodMode::Grad)?;
+        let lod = match self.lod_mode {
+            LodMode::Implicit => Lod::Implicit,
+            LodMode::Base => Lod::Base,
+            LodMode::Level => Lod::Level(lod.unwrap_or_default()),
+            LodMode::Bias => Lod::Bias(bias.unwrap_or_default()),
+            LodMode::Grad => Lod::Grad {
+                ddx: ddx.unwrap_or_default(),
+                ddy: ddy.unwrap_or_default(),
+            },
+        };
+        let args = SampleArgs {
+            lod,
+            offset: self.offset,
+            dref: if self.compare { dref } else { None },
+            ndv: false,
+            derivatives: Some(self.derivatives),
+        };
+        let r = reference::sample(self.view, self.sampler, &self.profile, &args, quad);
+        let mut lanes = [LaneValue::Null; 4];
+        for (l, out) in lanes.iter_mut().enumerate() {
+            if quad.active & (1 << l) != 0 {
+                *out = match r.texels[l] {
+                    Some(t) => LaneValue::Texel(t, r.resident[l]),
+                    None => LaneValue::Null,
+                };
+            }
+        }
+        Ok((lanes, quad.active))
+    }
+}
+
+// ---------------------------------------------------------------------------
+// RESULT
+// ---------------------------------------------------------------------------
+
+/// One lane of a RESULT quad.
+#[derive(Clone, Copy, Debug)]
+enum LaneValue {
+    /// Inactive, or the op did not produce a value.
+    Null,
+    /// A texel and its residency.
+    Texel(Texel, bool),
+    /// Unsigned integers (size), always resident.
+    Uint([u32; 4]),
+}
+
+/// Writes the RESULT document: one quad per line, as the oracle does.
+struct Printer {
+    out: String,
+    quads: usize,
+}
+
+impl Printer {
+    fn new() -> Printer {
+        Printer {
+            out: String::from("{\"quads\": ["),
+            quads: 0,
+        }
+    }
+
+    fn quad(&mut self, lanes: &[LaneValue; 4], active: u8, samples: Option<[u32; 4]>) {
+        let o = &mut self.out;
+        o.push_str(if self.quads == 0 { "\n" } else { ",\n" });
+        self.quads += 1;
+        o.push_str("{\"lanes\": [");
+        for (l, v) in lanes.iter().enumerate() {
+            if l > 0 {
+                o.push_str(", ");
+            }
+            let v = if active & (1 << l) != 0 {
+                *v
+            } else {
+                LaneValue::Null
+            };
+            match v {
+                LaneValue::Null => o.push_str("null"),
+                LaneValue::Texel(t, _) => push_texel(o, t),
+                LaneValue::Uint(u) => push_list(o, &u, |o, x| {
+                    let _ = write!(o, "{x}");
+                }),
+            }
+        }
+        o.push_str("], \"resident\": [");
+        for (l, v) in lanes.iter().enumerate() {
+            if l > 0 {
+                o.push_str(", ");
+            }
+            o.push_str(match v {
+                _ if active & (1 << l) == 0 => "null",
+                LaneValue::Null => "null",
+                LaneValue::Texel(_, r) => {
+                    if *r {
+                        "true"
+                    } else {
+                        "false"
+                    }
+                }
+                LaneValue::Uint(_) => "true",
+            });
+        }
+        o.push(']');
+        if let Some(s) = samples {
+            o.push_str(", \"samples\": [");
+            for (l, x) in s.iter().enumerate() {
+                let _ = write!(o, "{}{x}", if l > 0 { ", " } else { "" });
+            }
+            o.push(']');
+        }
+        o.push('}');
+    }
+
+    fn finish(mut self) -> String {
+        self.out
+            .push_str(if self.quads == 0 { "]}\n" } else { "\n]}\n" });
+        self.out
+    }
+}
+
+fn push_list<T: Copy>(o: &mut String, v: &[T], f: impl Fn(&mut String, T)) {
+    o.push('[');
+    for (i, &x) in v.iter().enumerate() {
+        if i > 0 {
+            o.push(',');
+        }
+        f(o, x);
+    }
+    o.push(']');
+}
+
+fn push_texel(o: &mut String, t: Texel) {
+    match t {
+        Texel::Float(v) => push_list(o, &v, push_f32),
+        Texel::Uint(v) => push_list(o, &v, |o, x| {
+            let _ = write!(o, "{x}");
+        }),
+        Texel::Sint(v) => push_list(o, &v, |o, x| {
+            let _ = write!(o, "{x}");
+        }),
+    }
+}
+
+/// An f32 as JSON that reads back bit-exact: Rust's `{:?}` is the shortest
+/// decimal that round-trips as f32, and unlike `{}` it keeps a `.0` (so
+/// `-0.0` stays negative zero in readers that turn `-0` into the integer 0)
+/// and switches to exponent form for tiny and huge values (`1e-45`, not 45
+/// zeros). Non-finite values are the strings the probe format names.
+fn push_f32(o: &mut String, x: f32) {
+    if x.is_nan() {
+        o.push_str("\"NaN\"");
+    } else if x.is_infinite() {
+        o.push_str(if x > 0.0 {
+            "\"Infinity\""
+        } else {
+            "\"-Infinity\""
+        });
+    } else {
+        let _ = write!(o, "{x:?}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f32_json(x: f32) -> String {
+        let mut s = String::new();
+        push_f32(&mut s, x);
+        s
+    }
+
+    #[test]
+    fn floats_print_shortest_and_read_back_bit_exact() {
+        for x in [
+            0.0f32,
+            -0.0,
+            1.0,
+            0.1,
+            1.0 / 3.0,
+            f32::from_bits(1),
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            -f32::MAX,
+            1e16,
+            1e-5,
+            16777217.0,
+        ] {
+            let s = f32_json(x);
+            let back: f64 = serde_json::from_str(&s).unwrap();
+            assert_eq!((back as f32).to_bits(), x.to_bits(), "{x} printed as {s}");
+        }
+        assert_eq!(f32_json(-0.0), "-0.0");
+        assert_eq!(f32_json(f32::from_bits(1)), "1e-45");
+        assert_eq!(f32_json(0.5), "0.5");
+        assert_eq!(f32_json(f32::NAN), "\"NaN\"");
+        assert_eq!(f32_json(f32::NEG_INFINITY), "\"-Infinity\"");
+    }
+
+    #[test]
+    fn numbers_accept_the_non_finite_strings_only() {
+        let v: Vec<Num> =
+            serde_json::from_str(r#"[1, -2.5, "NaN", "Infinity", "-Infinity"]"#).unwrap();
+        assert_eq!(v[1].f32(), -2.5);
+        assert!(v[2].f32().is_nan());
+        assert_eq!(v[3].f32(), f32::INFINITY);
+        assert_eq!(v[4].f32(), f32::NEG_INFINITY);
+        assert!(serde_json::from_str::<Num>(r#""nan""#).is_err());
+        assert!(serde_json::from_str::<Num>("null").is_err());
+        assert!(serde_json::from_str::<Num>("true").is_err());
+    }
+
+    #[test]
+    fn offsets_outside_the_tld4_range_are_rejected() {
+        assert_eq!(parse_offset(Some(&[-32, 31])).unwrap(), Some([-32, 31, 0]));
+        assert!(parse_offset(Some(&[32])).is_err());
+        assert!(parse_offset(Some(&[0, -33])).is_err());
+        assert!(parse_offset(Some(&[])).is_err());
+        assert!(parse_offset(Some(&[0, 0, 0, 0])).is_err());
+    }
+}
