@@ -34,8 +34,8 @@ use std::sync::Arc;
 use quadtex_format::{Layout, SampleType, Texel, Texture, TextureDesc, TextureFormat, TextureKind};
 use quadtex_sampler::profile::Derivatives;
 use quadtex_sampler::{
-    query, reference, AddressMode, BorderColor, CompareOp, Filter, Lod, MipmapMode, Profile, Quad,
-    SampleArgs, SamplerHeader, Swizzle, TextureHeader,
+    query, AddressMode, BorderColor, CompareOp, Filter, Lod, MipmapMode, Profile, Quad, SampleArgs,
+    SamplerHeader, Swizzle, TextureHeader,
 };
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
@@ -727,7 +727,7 @@ impl<'a> SamplePlan<'a> {
             ndv: false,
             derivatives: Some(self.derivatives),
         };
-        let r = reference::sample(self.view, self.sampler, &self.profile, &args, quad);
+        let r = quadtex_sampler::sample(self.view, self.sampler, &self.profile, &args, quad);
         let mut lanes = [LaneValue::Null; 4];
         for (l, out) in lanes.iter_mut().enumerate() {
             if quad.active & (1 << l) != 0 {

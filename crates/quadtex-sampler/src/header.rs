@@ -528,12 +528,8 @@ impl SamplerHeader {
                 return bad(format!("{n} is NaN"));
             }
         }
-        if self.min_lod > self.max_lod {
-            return bad(format!(
-                "min_lod {} > max_lod {}",
-                self.min_lod, self.max_lod
-            ));
-        }
+        // min_lod > max_lod is invalid in Vulkan but defined in GL and here:
+        // lambda = max(min(lambda', max_lod), min_lod), so min_lod wins.
         if self.max_anisotropy.is_nan() || self.max_anisotropy < 1.0 {
             return bad(format!(
                 "max_anisotropy {} is not >= 1",
@@ -545,12 +541,9 @@ impl SamplerHeader {
             if self.min_filter != self.mag_filter {
                 return bad("unnormalized coordinates need min_filter == mag_filter".into());
             }
-            if self.mipmap_mode == MipmapMode::Linear {
-                return bad("unnormalized coordinates need mipmap_mode nearest or none".into());
-            }
-            if self.min_lod != 0.0 || self.max_lod != 0.0 {
-                return bad("unnormalized coordinates need min_lod = max_lod = 0".into());
-            }
+            // Vulkan also asks for mipmap NEAREST and min_lod = max_lod = 0;
+            // here unnormalized coordinates always read the view's base
+            // level (as GL rectangle textures do), so those fields are moot.
             if self.address[..2].iter().any(|a| {
                 !matches!(
                     a,
@@ -592,9 +585,9 @@ impl SamplerHeader {
         }
         if self.unnormalized {
             use TextureKind as K;
-            if !matches!(view.kind, K::D1 | K::D2) || view.level_count != 1 {
+            if !matches!(view.kind, K::D1 | K::D2) {
                 return Err(Error::InvalidSampler(
-                    "unnormalized coordinates need a 1D or 2D view with one level".into(),
+                    "unnormalized coordinates need a 1D or 2D view".into(),
                 ));
             }
         }

@@ -285,7 +285,7 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
         }
     }))
     .simd_eq(F4::ONE);
-    let mut total = [F4::ZERO; 4];
+    let mut total = [F4::splat(-0.0); 4];
     for pass in 0..2 {
         let wl = f4([0, 1, 2, 3].map(|l| sels[l].map_or(0.0, |s| s.levels[pass].1)));
         if wl.simd_eq(F4::ZERO).all() {
@@ -328,7 +328,7 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
             }
         }
         let taps = [0, 1, 2].map(|k| if k < dims { 2 } else { 1 });
-        let mut acc = [F4::ZERO; 4];
+        let mut acc = [F4::splat(-0.0); 4];
         for kz in 0..taps[2] {
             for ky in 0..taps[1] {
                 for kx in 0..taps[0] {

@@ -425,7 +425,13 @@ impl<'a> Ctx<'a> {
         };
         let q = (self.view.level_count - 1) as f32;
         let d = lambda.clamp(0.0, q);
-        let levels: [(u32, f32); 2] = match smp.mipmap_mode {
+        // Unnormalized coordinates read the base level only.
+        let mipmap_mode = if smp.unnormalized {
+            MipmapMode::None
+        } else {
+            smp.mipmap_mode
+        };
+        let levels: [(u32, f32); 2] = match mipmap_mode {
             MipmapMode::None => [(0, 1.0), (0, 0.0)],
             MipmapMode::Nearest => {
                 let l = match self.profile.mip_nearest {
@@ -468,7 +474,9 @@ impl<'a> Ctx<'a> {
                 r
             }
         });
-        let mut acc = [0.0f32; 4];
+        // -0.0 is the identity of addition (+0.0 would turn a -0 texel
+        // into +0), so nearest reads keep -0 bit-exact.
+        let mut acc = [-0.0f32; 4];
         let mut resident = true;
         let mut int_result = None;
         for (level, w) in levels {
@@ -481,6 +489,13 @@ impl<'a> Ctx<'a> {
                     let f = (tap + 1) as f32 / (aniso.taps + 1) as f32 - 0.5;
                     for (c, a) in st.iter_mut().zip(aniso.axis) {
                         *c += f * a;
+                    }
+                    // Cube taps stay on the lane's face: a long footprint
+                    // would otherwise index far past the seam rule's
+                    // one-texel reach.
+                    if self.view.kind.is_cube() {
+                        st[0] = st[0].clamp(0.0, 1.0);
+                        st[1] = st[1].clamp(0.0, 1.0);
                     }
                 }
                 let (v, r) =
@@ -598,7 +613,9 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
-        let mut acc = [0.0f32; 4];
+        // -0.0 is the identity of addition (+0.0 would turn a -0 texel
+        // into +0), so nearest reads keep -0 bit-exact.
+        let mut acc = [-0.0f32; 4];
         let mut minmax: Option<[f32; 4]> = None;
         let mut resident = true;
         for kz in 0..taps[2] {
@@ -606,7 +623,9 @@ impl<'a> Ctx<'a> {
                 for kx in 0..taps[0] {
                     let w = wts[0][kx] * wts[1][ky] * wts[2][kz];
                     let ijk = [idx[0][kx], idx[1][ky], idx[2][kz]];
-                    let (v, r) = if cube && self.smp.seamless_cube {
+                    // Nearest cube reads clamp to the face's edge; only
+                    // linear footprints cross into neighbouring faces.
+                    let (v, r) = if cube && self.smp.seamless_cube && filter == Filter::Linear {
                         self.cube_texel(lc, level, ijk[0], ijk[1], dref, int_result)
                     } else {
                         self.wrapped_texel(lc, level, ijk, dims, n, cube, dref, int_result)
