@@ -99,13 +99,37 @@ impl Subresource {
     /// keeps the block inside `blocks_x x blocks_y x depth`.
     #[inline]
     pub fn block_offset(&self, bx: u32, by: u32, z: u32) -> usize {
+        self.offset + (self.x_blocks(bx) + self.yz_blocks(by, z)) * self.block_bytes as usize
+    }
+
+    /// The column's share of a block's index (in blocks, not bytes). Tiled
+    /// addresses are separable: the tile index and the Morton bits of x and
+    /// of y are disjoint terms, so `block index = x_blocks(bx) +
+    /// yz_blocks(by, z)` and a 2x2 footprint needs two of each.
+    #[inline]
+    pub fn x_blocks(&self, bx: u32) -> usize {
         let tw = self.tile_w_log2;
         let th = self.tile_h_log2;
-        let tile = (z as usize * self.tiles_y as usize + (by >> th) as usize)
-            * self.tiles_x as usize
-            + (bx >> tw) as usize;
-        let inner = morton(bx & ((1 << tw) - 1), by & ((1 << th) - 1), tw, th);
-        self.offset + ((tile << (tw + th)) + inner as usize) * self.block_bytes as usize
+        let common = tw.min(th);
+        let inner = bx & ((1 << tw) - 1);
+        let low = part1by1(inner & ((1 << common) - 1));
+        let high = (inner >> common) << (2 * common);
+        (((bx >> tw) as usize) << (tw + th)) + (low | high) as usize
+    }
+
+    /// The row and slice share of a block's index (see
+    /// [`Subresource::x_blocks`]).
+    #[inline]
+    pub fn yz_blocks(&self, by: u32, z: u32) -> usize {
+        let tw = self.tile_w_log2;
+        let th = self.tile_h_log2;
+        let common = tw.min(th);
+        let inner = by & ((1 << th) - 1);
+        let low = part1by1(inner & ((1 << common) - 1)) << 1;
+        let high = (inner >> common) << (2 * common);
+        let tile_row =
+            (z as usize * self.tiles_y as usize + (by >> th) as usize) * self.tiles_x as usize;
+        (tile_row << (tw + th)) + (low | high) as usize
     }
 
     /// Whether block `(bx, by, z)` is inside the subresource.
@@ -113,6 +137,13 @@ impl Subresource {
     pub fn contains_block(&self, bx: u32, by: u32, z: u32) -> bool {
         bx < self.blocks_x && by < self.blocks_y && z < self.extent.depth
     }
+}
+
+/// Spreads the low 4 bits of `v` to the even bit positions.
+#[inline]
+fn part1by1(v: u32) -> u32 {
+    let v = (v | (v << 2)) & 0x33;
+    (v | (v << 1)) & 0x55
 }
 
 /// Morton index of `(x, y)` inside a `2^tw x 2^th` tile: the low
@@ -539,6 +570,44 @@ mod tests {
         assert_eq!(morton(3, 0, 2, 2), 0b0101);
         assert_eq!(morton(0, 3, 2, 2), 0b1010);
         assert_eq!(morton(7, 1, 3, 2), 0b10111);
+        // The separable form equals the Morton definition on every tile shape.
+        for bpb in [1, 2, 4, 8, 12, 16] {
+            for one_d in [false, true] {
+                let (tw, th) = tile_shape(bpb, one_d);
+                let s = Subresource {
+                    offset: 0,
+                    extent: Extent3d {
+                        width: 40,
+                        height: 24,
+                        depth: 3,
+                    },
+                    blocks_x: 40,
+                    blocks_y: 24,
+                    block_bytes: 1,
+                    tile_w_log2: tw,
+                    tile_h_log2: th,
+                    tiles_x: 40u32.div_ceil(1 << tw),
+                    tiles_y: 24u32.div_ceil(1 << th),
+                    size: 0,
+                };
+                for z in 0..3 {
+                    for y in 0..24 {
+                        for x in 0..40 {
+                            let tile = (z * s.tiles_y as usize + (y >> th) as usize)
+                                * s.tiles_x as usize
+                                + (x >> tw) as usize;
+                            let m =
+                                morton(x & ((1 << tw) - 1), y & ((1 << th) - 1), tw, th) as usize;
+                            assert_eq!(
+                                s.block_offset(x, y, z as u32),
+                                (tile << (tw + th)) + m,
+                                "{bpb} {one_d} ({x},{y},{z})"
+                            );
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -24,15 +24,17 @@ use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
 use crate::reference::{floor_index, quad_derivatives, wrap, Ctx, LaneCoords, Selection};
 use crate::simd::{arr, f4, frac, F4};
 
-/// Reads one texel of a subresource as `[f32; 4]` (decoded, sRGB to
-/// linear, missing components (0, 0, 0, 1)).
+/// Reads one texel as `[f32; 4]` (decoded, sRGB to linear, missing
+/// components (0, 0, 0, 1)).
 pub(crate) trait Fetch {
-    /// Texel `(x, y, z)` of `sub` within the texture's bytes; the caller
-    /// keeps the coordinates inside the subresource.
-    fn fetch(&mut self, bytes: &[u8], sub: &Subresource, x: u32, y: u32, z: u32) -> [f32; 4];
+    /// Texel `(tx, ty)` of the block at byte `off` of the texture's bytes
+    /// (`(0, 0)` for uncompressed formats, whose blocks are texels). The
+    /// caller keeps `off` inside the texture.
+    fn texel(&mut self, bytes: &[u8], off: usize, tx: u32, ty: u32) -> [f32; 4];
 }
 
-/// 8-bit RGBA/BGRA UNORM or sRGB through exact lookup tables.
+/// 8-bit RGBA/BGRA UNORM or sRGB through the format crate's exact lookup
+/// tables.
 pub(crate) struct Rgba8 {
     colour: &'static [f32; 256],
     alpha: &'static [f32; 256],
@@ -53,9 +55,8 @@ impl Rgba8 {
 
 impl Fetch for Rgba8 {
     #[inline(always)]
-    fn fetch(&mut self, bytes: &[u8], sub: &Subresource, x: u32, y: u32, z: u32) -> [f32; 4] {
-        let o = sub.block_offset(x, y, z);
-        let p = &bytes[o..o + 4];
+    fn texel(&mut self, bytes: &[u8], o: usize, _: u32, _: u32) -> [f32; 4] {
+        let p: [u8; 4] = bytes[o..o + 4].try_into().unwrap_or([0; 4]);
         let (r, b) = if self.bgra {
             (p[2], p[0])
         } else {
@@ -75,9 +76,8 @@ pub(crate) struct Rgba16F;
 
 impl Fetch for Rgba16F {
     #[inline(always)]
-    fn fetch(&mut self, bytes: &[u8], sub: &Subresource, x: u32, y: u32, z: u32) -> [f32; 4] {
-        let o = sub.block_offset(x, y, z);
-        let p = &bytes[o..o + 8];
+    fn texel(&mut self, bytes: &[u8], o: usize, _: u32, _: u32) -> [f32; 4] {
+        let p: [u8; 8] = bytes[o..o + 8].try_into().unwrap_or([0; 8]);
         let h = |i: usize| half::f16::from_bits(u16::from_le_bytes([p[i], p[i + 1]])).to_f32();
         [h(0), h(2), h(4), h(6)]
     }
@@ -88,25 +88,19 @@ pub(crate) struct R32F;
 
 impl Fetch for R32F {
     #[inline(always)]
-    fn fetch(&mut self, bytes: &[u8], sub: &Subresource, x: u32, y: u32, z: u32) -> [f32; 4] {
-        let o = sub.block_offset(x, y, z);
-        [
-            f32::from_le_bytes([bytes[o], bytes[o + 1], bytes[o + 2], bytes[o + 3]]),
-            0.0,
-            0.0,
-            1.0,
-        ]
+    fn texel(&mut self, bytes: &[u8], o: usize, _: u32, _: u32) -> [f32; 4] {
+        let p: [u8; 4] = bytes[o..o + 4].try_into().unwrap_or([0; 4]);
+        [f32::from_le_bytes(p), 0.0, 0.0, 1.0]
     }
 }
 
 /// Any other uncompressed float-sampled format, through the format crate's
-/// decoder (the layout match is per texel, but correct for all).
+/// decoder (a layout match per texel, but right for all).
 pub(crate) struct AnyUncompressed(TextureFormat);
 
 impl Fetch for AnyUncompressed {
-    fn fetch(&mut self, bytes: &[u8], sub: &Subresource, x: u32, y: u32, z: u32) -> [f32; 4] {
-        let o = sub.block_offset(x, y, z);
-        let n = sub.block_bytes as usize;
+    fn texel(&mut self, bytes: &[u8], o: usize, _: u32, _: u32) -> [f32; 4] {
+        let n = self.0.block_bytes() as usize;
         texel::decode(self.0, self.0.default_aspect(), &bytes[o..o + n])
             .map(Texel::to_f32)
             .unwrap_or([0.0; 4])
@@ -115,26 +109,24 @@ impl Fetch for AnyUncompressed {
 
 /// Block-compressed formats: a direct-mapped cache of decoded blocks that
 /// lives as long as the `QuadSampler`, so neighbouring texels and
-/// neighbouring quads decode each block once.
+/// neighbouring quads decode each block once. Keys are block byte offsets,
+/// unique within the (immutable) texture.
 pub(crate) struct Blocks {
     format: TextureFormat,
     bw: u32,
-    bh: u32,
     keys: Vec<usize>,
     texels: Vec<[[f32; 4]; compressed::MAX_BLOCK_TEXELS]>,
 }
 
-/// Cache slots (a power of two): 64 blocks cover a 16-block-wide strip
-/// of four rows, what a row of quads on a minified surface touches.
+/// Cache slots (a power of two).
 const BLOCK_SLOTS: usize = 64;
 
 impl Blocks {
     fn new(format: TextureFormat) -> Blocks {
-        let (bw, bh) = format.block_extent();
+        let (bw, _) = format.block_extent();
         Blocks {
             format,
             bw,
-            bh,
             keys: vec![usize::MAX; BLOCK_SLOTS],
             texels: vec![[[0.0; 4]; compressed::MAX_BLOCK_TEXELS]; BLOCK_SLOTS],
         }
@@ -142,20 +134,19 @@ impl Blocks {
 }
 
 impl Fetch for Blocks {
-    fn fetch(&mut self, bytes: &[u8], sub: &Subresource, x: u32, y: u32, z: u32) -> [f32; 4] {
-        let (bx, by) = (x / self.bw, y / self.bh);
-        let o = sub.block_offset(bx, by, z);
-        let slot = ((bx as usize & 15) | ((by as usize & 3) << 4)) & (BLOCK_SLOTS - 1);
+    fn texel(&mut self, bytes: &[u8], o: usize, tx: u32, ty: u32) -> [f32; 4] {
+        let bb = self.format.block_bytes() as usize;
+        let slot = (o / bb) & (BLOCK_SLOTS - 1);
         if self.keys[slot] != o {
-            let n = sub.block_bytes as usize;
-            if compressed::decode_block(self.format, &bytes[o..o + n], &mut self.texels[slot][..])
-                .is_err()
-            {
+            let ok = bytes.get(o..o + bb).is_some_and(|blk| {
+                compressed::decode_block(self.format, blk, &mut self.texels[slot][..]).is_ok()
+            });
+            if !ok {
                 self.texels[slot] = [[0.0; 4]; compressed::MAX_BLOCK_TEXELS];
             }
             self.keys[slot] = o;
         }
-        self.texels[slot][((y % self.bh) * self.bw + x % self.bw) as usize]
+        self.texels[slot][(ty * self.bw + tx) as usize]
     }
 }
 
@@ -261,6 +252,7 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
     };
     let mut lcs = [None::<LaneCoords>; 4];
     let mut sels = [None::<Selection>; 4];
+    let mut last = None;
     for lane in 0..4 {
         if running & (1 << lane) == 0 {
             continue;
@@ -273,7 +265,22 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
             Lod::Base => (Some(0.0), 0.0),
             Lod::Level(l) => (Some(l[lane]), 0.0),
         };
-        sels[lane] = Some(ctx.select(&lc, shader_lambda.or(partial_override), bias));
+        let shader_lambda = shader_lambda.or(partial_override);
+        // Lanes with the same footprint and LOD inputs (every lane, with
+        // coarse derivatives) share one selection: the same inputs give
+        // the same bits.
+        let key = (
+            ddx.map(f32::to_bits),
+            ddy.map(f32::to_bits),
+            shader_lambda.map(f32::to_bits),
+            bias.to_bits(),
+        );
+        let sel = match last {
+            Some((k, s)) if k == key => s,
+            _ => ctx.select(&lc, shader_lambda, bias),
+        };
+        last = Some((key, sel));
+        sels[lane] = Some(sel);
         lcs[lane] = Some(lc);
     }
     let st: [F4; 3] = [0, 1, 2].map(|k| f4([0, 1, 2, 3].map(|l| lcs[l].map_or(0.0, |c| c.st[k]))));
@@ -328,6 +335,36 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
             }
         }
         let taps = [0, 1, 2].map(|k| if k < dims { 2 } else { 1 });
+        // Per lane and axis, both wrapped indices as their share of the
+        // block offset (tiled addresses are separable), or a border flag.
+        let (bw, bh) = ctx.format.block_extent();
+        let mut parts = [[[0usize; 2]; 3]; 4];
+        let mut inner = [[[0u32; 2]; 2]; 4];
+        let mut border = [[[false; 2]; 3]; 4];
+        for l in 0..4 {
+            let Some(sub) = subs[l] else { continue };
+            for k in 0..dims {
+                for t in 0..taps[k] {
+                    match wrap(i0[k][l] + t as i64, ldims[l][k], smp.address[k]) {
+                        None => border[l][k][t] = true,
+                        Some(i) => {
+                            let i = i as u32;
+                            parts[l][k][t] = match k {
+                                0 => {
+                                    inner[l][0][t] = i % bw;
+                                    sub.x_blocks(i / bw)
+                                }
+                                1 => {
+                                    inner[l][1][t] = i % bh;
+                                    sub.yz_blocks(i / bh, 0)
+                                }
+                                _ => sub.yz_blocks(0, i) - sub.yz_blocks(0, 0),
+                            };
+                        }
+                    }
+                }
+            }
+        }
         let mut acc = [F4::splat(-0.0); 4];
         for kz in 0..taps[2] {
             for ky in 0..taps[1] {
@@ -344,23 +381,14 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
                         if wa[l] == 0.0 {
                             continue;
                         }
-                        let idx = [
-                            i0[0][l] + kx as i64,
-                            i0[1][l] + ky as i64,
-                            i0[2][l] + kz as i64,
-                        ];
-                        let mut xyz = [0u32; 3];
-                        let mut border = false;
-                        for k in 0..dims {
-                            match wrap(idx[k], ldims[l][k], smp.address[k]) {
-                                Some(i) => xyz[k] = i as u32,
-                                None => border = true,
-                            }
-                        }
-                        v[l] = if border {
+                        let b = &border[l];
+                        v[l] = if b[0][kx] || b[1][ky] || b[2][kz] {
                             border_texel(ctx)
                         } else {
-                            fetch.fetch(bytes, sub, xyz[0], xyz[1], xyz[2])
+                            let p = &parts[l];
+                            let blk = p[0][kx] + p[1][ky] + p[2][kz];
+                            let off = sub.offset + blk * sub.block_bytes as usize;
+                            fetch.texel(bytes, off, inner[l][0][kx], inner[l][1][ky])
                         };
                     }
                     let [r, g, b, a] = F4::transpose(v.map(f4));

@@ -11,8 +11,10 @@
 //! -> depth compare per texel -> filter -> swizzle.
 //!
 //! Defined results for inputs the spec leaves open: a NaN coordinate reads
-//! as 0 (the texel at index 0 after wrapping), +-Inf coordinates saturate
-//! to a huge index and then wrap or clamp like any other; a NaN lambda is
+//! as index 0 (the texel at index 0 after wrapping; with `clamp_ogl`, whose
+//! clamp acts on the coordinate, as coordinate 0); +-Inf coordinates (and
+//! finite ones past 2^60 texels) saturate to +-2^60 and then wrap or clamp
+//! like any other; a NaN lambda is
 //! taken as -Inf (magnification at the base level); NaN weights are 0.
 
 use quadtex_format::format::Aspect;
@@ -25,10 +27,11 @@ use crate::header::{
 use crate::profile::{Derivatives, LayerRound, MipNearest, PartialQuad, Profile};
 use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
 
-/// Limit of integer texel indices: 2^24, where f32 stops holding
-/// fractions; beyond any texture (extents stop at 2^16) and inside i32, so
-/// the SIMD kernels compute the same indices.
-const INDEX_LIMIT: f64 = (1u64 << 24) as f64;
+/// Limit of integer texel indices: 2^60. Every finite f32 below it is an
+/// exact integer or has an exact floor, so wrapping is exact arithmetic as
+/// Vulkan states; beyond it (and for +-Inf) indices saturate, with room in
+/// i64 for `i + 1` and `2 * size` arithmetic.
+const INDEX_LIMIT: f64 = (1u64 << 60) as f64;
 
 /// `floor(x)` as an index: NaN -> 0, +-Inf and huge values saturate.
 #[inline]
@@ -416,15 +419,16 @@ impl<'a> Ctx<'a> {
                 lambda = (lambda * s).floor() / s;
             }
         }
-        let lo = smp.min_lod.max(self.view.min_lod_clamp);
-        let lambda = lambda.min(smp.max_lod).max(lo);
+        let lambda = lambda.min(smp.max_lod).max(smp.min_lod);
         let filter = if lambda <= 0.0 {
             smp.mag_filter
         } else {
             smp.min_filter
         };
         let q = (self.view.level_count - 1) as f32;
-        let d = lambda.clamp(0.0, q);
+        // The view's min LOD (VK_EXT_image_view_min_lod) raises the level,
+        // not lambda: it never changes the magnification choice.
+        let d = lambda.clamp(0.0, q).max(self.view.min_lod_clamp).min(q);
         // Unnormalized coordinates read the base level only.
         let mipmap_mode = if smp.unnormalized {
             MipmapMode::None

