@@ -8,6 +8,7 @@
 pub mod error;
 pub mod header;
 mod kernel;
+pub mod output;
 pub mod pool;
 pub mod profile;
 pub mod quad;
