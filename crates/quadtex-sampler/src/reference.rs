@@ -520,8 +520,12 @@ impl<'a> Ctx<'a> {
         (self.swizzle(Texel::Float(acc)), resident)
     }
 
+    #[inline]
     pub(crate) fn swizzle(&self, t: Texel) -> Texel {
         let sw = self.view.swizzle;
+        if sw == Swizzle::IDENTITY {
+            return t;
+        }
         let pick = |v: [u32; 4], one: u32| {
             sw.map(|s| match s {
                 Swizzle::R => v[0],
