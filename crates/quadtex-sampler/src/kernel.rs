@@ -284,8 +284,8 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
         lcs[lane] = Some(lc);
     }
     if running == 0xf && dims == 2 && !smp.unnormalized {
-        let lc = lcs.map(|c| c.unwrap_or_else(|| unreachable_lane()));
-        let sel = sels.map(|c| c.unwrap_or_else(|| unreachable_sel()));
+        let lc = lcs.map(|c| c.unwrap_or_else(unreachable_lane));
+        let sel = sels.map(|c| c.unwrap_or_else(unreachable_sel));
         if let Some(r) = fast2d(ctx, fetch, args, &lc, &sel) {
             return r;
         }
