@@ -1,7 +1,7 @@
 //! Quad SIMD kernels for `sample` on the common family: 1D, 2D, 3D and
-//! their arrays, float-sampled formats, nearest / bilinear / trilinear,
-//! every address mode and LOD form, normalized or unnormalized
-//! coordinates. Cubes, anisotropy, depth compare, min/max reduction,
+//! their arrays, float-sampled formats, nearest / bilinear / trilinear and
+//! anisotropic, every address mode and LOD form, normalized or
+//! unnormalized coordinates. Cubes, depth compare, min/max reduction,
 //! sparse textures and integer formats take the scalar reference path.
 //!
 //! A kernel call is monomorphised per texel decoder ([`Fetch`]), so the
@@ -161,7 +161,6 @@ pub(crate) fn handles(ctx: &Ctx<'_>, args: &SampleArgs) -> bool {
         && smp.compare.is_none()
         && args.dref.is_none()
         && smp.reduction == ReductionMode::WeightedAverage
-        && ctx.profile.aniso_levels.quantize(smp.max_anisotropy) <= 1.0
         && view.texture.residency().is_none()
         && !ctx.format.has_depth()
         && !ctx.format.has_stencil()
@@ -311,104 +310,135 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
             let lc = lcs[l]?;
             tex.subresource(view.base_level + level[l], lc.layer, 0)
         });
-        // Per axis, on all lanes: u, the first index and the weights.
-        let mut i0 = [[0i64; 4]; 3];
-        let mut wts = [[F4::ONE, F4::ZERO]; 3];
-        for k in 0..dims {
-            let size = f4(ldims.map(|d| d[k] as f32));
-            let mut u = if smp.unnormalized {
-                st[k]
-            } else {
-                st[k] * size
-            };
-            u += F4::splat(args.offset[k] as f32);
-            if smp.address[k] == AddressMode::ClampOgl {
-                u = u.is_nan().select(F4::ZERO, u).max(F4::ZERO).min(size);
+        // Anisotropic taps (one when isotropic): tap i of a lane with N
+        // taps sits at st + ((i + 1) / (N + 1) - 1/2) * axis and weighs
+        // w / N, as the reference computes it.
+        let taps_l = [0, 1, 2, 3].map(|l| sels[l].map_or(1, |s| s.aniso.taps));
+        let max_taps = taps_l.iter().copied().max().unwrap_or(1);
+        for tap in 0..max_taps {
+            let mut st = st;
+            if max_taps > 1 {
+                let mut cols = st.map(arr);
+                for l in 0..4 {
+                    let n = taps_l[l];
+                    if n > 1 && tap < n {
+                        let f = (tap + 1) as f32 / (n + 1) as f32 - 0.5;
+                        let axis = sels[l].map_or([0.0; 3], |s| s.aniso.axis);
+                        for k in 0..3 {
+                            cols[k][l] += f * axis[k];
+                        }
+                    }
+                }
+                st = cols.map(f4);
             }
-            let x = linear.select(u - F4::splat(0.5), u);
-            let a = linear.select(quantize(frac(x), ctx), F4::ZERO);
-            wts[k] = [F4::ONE - a, a];
-            let xa = arr(x);
-            let ua = arr(u);
-            for l in 0..4 {
-                let nearest_ogl_edge = smp.address[k] == AddressMode::ClampOgl
-                    && !sels[l].is_some_and(|s| s.filter == Filter::Linear)
-                    && ua[l] >= ldims[l][k] as f32;
-                i0[k][l] = if nearest_ogl_edge {
-                    ldims[l][k] - 1
+            let wl_l = arr(wl);
+            let tw = f4([0, 1, 2, 3].map(|l| {
+                if tap < taps_l[l] {
+                    wl_l[l] / taps_l[l] as f32
                 } else {
-                    floor_index(xa[l])
-                };
-            }
-        }
-        let taps = [0, 1, 2].map(|k| if k < dims { 2 } else { 1 });
-        // Per lane and axis, both wrapped indices as their share of the
-        // block offset (tiled addresses are separable), or a border flag.
-        let (bw, bh) = ctx.format.block_extent();
-        let mut parts = [[[0usize; 2]; 3]; 4];
-        let mut inner = [[[0u32; 2]; 2]; 4];
-        let mut border = [[[false; 2]; 3]; 4];
-        for l in 0..4 {
-            let Some(sub) = subs[l] else { continue };
+                    0.0
+                }
+            }));
+            // Per axis, on all lanes: u, the first index and the weights.
+            let mut i0 = [[0i64; 4]; 3];
+            let mut wts = [[F4::ONE, F4::ZERO]; 3];
             for k in 0..dims {
-                for t in 0..taps[k] {
-                    match wrap(i0[k][l] + t as i64, ldims[l][k], smp.address[k]) {
-                        None => border[l][k][t] = true,
-                        Some(i) => {
-                            let i = i as u32;
-                            parts[l][k][t] = match k {
-                                0 => {
-                                    inner[l][0][t] = i % bw;
-                                    sub.x_blocks(i / bw)
-                                }
-                                1 => {
-                                    inner[l][1][t] = i % bh;
-                                    sub.yz_blocks(i / bh, 0)
-                                }
-                                _ => sub.yz_blocks(0, i) - sub.yz_blocks(0, 0),
-                            };
+                let size = f4(ldims.map(|d| d[k] as f32));
+                let mut u = if smp.unnormalized {
+                    st[k]
+                } else {
+                    st[k] * size
+                };
+                u += F4::splat(args.offset[k] as f32);
+                if smp.address[k] == AddressMode::ClampOgl {
+                    u = u.is_nan().select(F4::ZERO, u).max(F4::ZERO).min(size);
+                }
+                let x = linear.select(u - F4::splat(0.5), u);
+                let a = linear.select(quantize(frac(x), ctx), F4::ZERO);
+                wts[k] = [F4::ONE - a, a];
+                let xa = arr(x);
+                let ua = arr(u);
+                for l in 0..4 {
+                    let nearest_ogl_edge = smp.address[k] == AddressMode::ClampOgl
+                        && !sels[l].is_some_and(|s| s.filter == Filter::Linear)
+                        && ua[l] >= ldims[l][k] as f32;
+                    i0[k][l] = if nearest_ogl_edge {
+                        ldims[l][k] - 1
+                    } else {
+                        floor_index(xa[l])
+                    };
+                }
+            }
+            let taps = [0, 1, 2].map(|k| if k < dims { 2 } else { 1 });
+            // Per lane and axis, both wrapped indices as their share of the
+            // block offset (tiled addresses are separable), or a border flag.
+            let (bw, bh) = ctx.format.block_extent();
+            let mut parts = [[[0usize; 2]; 3]; 4];
+            let mut inner = [[[0u32; 2]; 2]; 4];
+            let mut border = [[[false; 2]; 3]; 4];
+            for l in 0..4 {
+                let Some(sub) = subs[l] else { continue };
+                for k in 0..dims {
+                    for t in 0..taps[k] {
+                        match wrap(i0[k][l] + t as i64, ldims[l][k], smp.address[k]) {
+                            None => border[l][k][t] = true,
+                            Some(i) => {
+                                let i = i as u32;
+                                parts[l][k][t] = match k {
+                                    0 => {
+                                        inner[l][0][t] = i % bw;
+                                        sub.x_blocks(i / bw)
+                                    }
+                                    1 => {
+                                        inner[l][1][t] = i % bh;
+                                        sub.yz_blocks(i / bh, 0)
+                                    }
+                                    _ => sub.yz_blocks(0, i) - sub.yz_blocks(0, 0),
+                                };
+                            }
                         }
                     }
                 }
             }
-        }
-        let mut acc = [F4::splat(-0.0); 4];
-        for kz in 0..taps[2] {
-            for ky in 0..taps[1] {
-                for kx in 0..taps[0] {
-                    let w = wts[0][kx] * wts[1][ky] * wts[2][kz];
-                    let live = w.simd_ne(F4::ZERO);
-                    if !live.any() {
-                        continue;
-                    }
-                    let wa = arr(w);
-                    let mut v = [[0.0f32; 4]; 4];
-                    for l in 0..4 {
-                        let Some(sub) = subs[l] else { continue };
-                        if wa[l] == 0.0 {
+            let mut acc = [F4::splat(-0.0); 4];
+            for kz in 0..taps[2] {
+                for ky in 0..taps[1] {
+                    for kx in 0..taps[0] {
+                        let w = wts[0][kx] * wts[1][ky] * wts[2][kz];
+                        let live = w.simd_ne(F4::ZERO);
+                        if !live.any() {
                             continue;
                         }
-                        let b = &border[l];
-                        v[l] = if b[0][kx] || b[1][ky] || b[2][kz] {
-                            border_texel(ctx)
-                        } else {
-                            let p = &parts[l];
-                            let blk = p[0][kx] + p[1][ky] + p[2][kz];
-                            let off = sub.offset + blk * sub.block_bytes as usize;
-                            fetch.texel(bytes, off, inner[l][0][kx], inner[l][1][ky])
-                        };
-                    }
-                    let [r, g, b, a] = F4::transpose(v.map(f4));
-                    let ch = [r, g, b, a];
-                    for c in 0..4 {
-                        acc[c] = live.select(acc[c] + w * ch[c], acc[c]);
+                        let wa = arr(w);
+                        let mut v = [[0.0f32; 4]; 4];
+                        for l in 0..4 {
+                            let Some(sub) = subs[l] else { continue };
+                            if wa[l] == 0.0 {
+                                continue;
+                            }
+                            let b = &border[l];
+                            v[l] = if b[0][kx] || b[1][ky] || b[2][kz] {
+                                border_texel(ctx)
+                            } else {
+                                let p = &parts[l];
+                                let blk = p[0][kx] + p[1][ky] + p[2][kz];
+                                let off = sub.offset + blk * sub.block_bytes as usize;
+                                fetch.texel(bytes, off, inner[l][0][kx], inner[l][1][ky])
+                            };
+                        }
+                        let [r, g, b, a] = F4::transpose(v.map(f4));
+                        let ch = [r, g, b, a];
+                        for c in 0..4 {
+                            acc[c] = live.select(acc[c] + w * ch[c], acc[c]);
+                        }
                     }
                 }
             }
-        }
-        let used = wl.simd_ne(F4::ZERO);
-        for c in 0..4 {
-            total[c] = used.select(total[c] + wl * acc[c], total[c]);
+
+            let used = tw.simd_ne(F4::ZERO);
+            for c in 0..4 {
+                total[c] = used.select(total[c] + tw * acc[c], total[c]);
+            }
         }
     }
     let [r, g, b, a] = total.map(arr);
@@ -492,7 +522,10 @@ fn fast2d<F: Fetch>(
     let smp = ctx.smp;
     let view = ctx.view;
     let layer = lc[0].layer;
-    if lc.iter().any(|c| c.layer != layer) || smp.address[..2].contains(&AddressMode::ClampOgl) {
+    if lc.iter().any(|c| c.layer != layer)
+        || sel.iter().any(|x| x.aniso.taps != 1)
+        || smp.address[..2].contains(&AddressMode::ClampOgl)
+    {
         return None;
     }
     let tex = &view.texture;

@@ -1,7 +1,7 @@
 //! The SIMD kernels against their scalar reference twin, lane by lane and
 //! bit for bit: 100,000 seeded random quads per (geometry x filter x
 //! address mode) family the kernels ship, over several formats, LOD forms,
-//! offsets and profiles, with edge coordinates mixed in (texel centres and
+//! offsets, anisotropy levels and profiles, with edge coordinates mixed in (texel centres and
 //! edges, exactly 0.5, negative, huge, NaN, +-Inf, denormals).
 //!
 //! Exact equality is the bar because the kernels perform the reference's
@@ -152,6 +152,7 @@ fn kernels_match_the_reference_bit_for_bit() {
                         mip_lod_bias: rng.pick(&[0.0, 0.0, 0.75, -1.5]),
                         min_lod: rng.pick(&[0.0, 0.0, 0.5]),
                         max_lod: rng.pick(&[1000.0, 2.25]),
+                        max_anisotropy: rng.pick(&[1.0, 1.0, 2.0, 4.0, 16.0]),
                         ..Default::default()
                     };
                     if rng.u() % 50 == 0
@@ -160,6 +161,7 @@ fn kernels_match_the_reference_bit_for_bit() {
                     {
                         smp = SamplerHeader {
                             unnormalized: true,
+                            max_anisotropy: 1.0,
                             min_filter: filter,
                             mag_filter: filter,
                             mipmap_mode: MipmapMode::Nearest,
