@@ -373,6 +373,7 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
             // Per lane and axis, both wrapped indices as their share of the
             // block offset (tiled addresses are separable), or a border flag.
             let (bw, bh) = ctx.format.block_extent();
+            let bsplit = [BlockSplit::new(bw), BlockSplit::new(bh)];
             let mut parts = [[[0usize; 2]; 3]; 4];
             let mut inner = [[[0u32; 2]; 2]; 4];
             let mut border = [[[false; 2]; 3]; 4];
@@ -386,12 +387,12 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
                                 let i = i as u32;
                                 parts[l][k][t] = match k {
                                     0 => {
-                                        inner[l][0][t] = i % bw;
-                                        sub.x_blocks(i / bw)
+                                        inner[l][0][t] = bsplit[0].rem(i);
+                                        sub.x_blocks(bsplit[0].div(i))
                                     }
                                     1 => {
-                                        inner[l][1][t] = i % bh;
-                                        sub.yz_blocks(i / bh, 0)
+                                        inner[l][1][t] = bsplit[1].rem(i);
+                                        sub.yz_blocks(bsplit[1].div(i), 0)
                                     }
                                     _ => sub.yz_blocks(0, i) - sub.yz_blocks(0, 0),
                                 };
@@ -531,6 +532,7 @@ fn fast2d<F: Fetch>(
     let tex = &view.texture;
     let bytes = tex.bytes();
     let (bw, bh) = ctx.format.block_extent();
+    let bsplit = [BlockSplit::new(bw), BlockSplit::new(bh)];
     let s = f4([lc[0].st[0], lc[1].st[0], lc[2].st[0], lc[3].st[0]]);
     let t = f4([lc[0].st[1], lc[1].st[1], lc[2].st[1], lc[3].st[1]]);
     let lin = [0, 1, 2, 3].map(|l| sel[l].filter == Filter::Linear);
@@ -570,7 +572,11 @@ fn fast2d<F: Fetch>(
             wts[k] = [F4::ONE - a, a];
             let xa = arr(x);
             let mode = smp.address[k];
-            let (bdim, is_x) = if k == 0 { (bw, true) } else { (bh, false) };
+            let (bdim, is_x) = if k == 0 {
+                (bsplit[0], true)
+            } else {
+                (bsplit[1], false)
+            };
             for l in 0..4 {
                 let i0 = floor_index(xa[l]);
                 for tap in 0..1 + lin[l] as usize {
@@ -578,11 +584,11 @@ fn fast2d<F: Fetch>(
                         None => border[l][k][tap] = true,
                         Some(i) => {
                             let i = i as u32;
-                            inner[l][k][tap] = i % bdim;
+                            inner[l][k][tap] = bdim.rem(i);
                             part[l][k][tap] = if is_x {
-                                sub.x_blocks(i / bdim)
+                                sub.x_blocks(bdim.div(i))
                             } else {
-                                sub.yz_blocks(i / bdim, 0)
+                                sub.yz_blocks(bdim.div(i), 0)
                             };
                         }
                     }
@@ -629,4 +635,39 @@ fn fast2d<F: Fetch>(
         out.resident[lane] = true;
     }
     Some(out)
+}
+
+/// Splits a texel index into (block, texel within block) without a
+/// division when the block extent is a power of two (always, except some
+/// ASTC sizes).
+#[derive(Clone, Copy)]
+struct BlockSplit {
+    dim: u32,
+    shift: Option<u32>,
+}
+
+impl BlockSplit {
+    #[inline(always)]
+    fn new(dim: u32) -> BlockSplit {
+        BlockSplit {
+            dim,
+            shift: dim.is_power_of_two().then(|| dim.trailing_zeros()),
+        }
+    }
+
+    #[inline(always)]
+    fn div(self, i: u32) -> u32 {
+        match self.shift {
+            Some(s) => i >> s,
+            None => i / self.dim,
+        }
+    }
+
+    #[inline(always)]
+    fn rem(self, i: u32) -> u32 {
+        match self.shift {
+            Some(_) => i & (self.dim - 1),
+            None => i % self.dim,
+        }
+    }
 }
