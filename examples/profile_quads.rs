@@ -87,7 +87,13 @@ fn main() {
         }
     }
     let profile = Profile::VULKAN;
+    // QUADTEX_LOD=level times an explicit lambda (no derivatives, no log2).
+    let lod = match std::env::var("QUADTEX_LOD").as_deref() {
+        Ok("level") => quadtex::sampler::Lod::Level([0.7; 4]),
+        _ => quadtex::sampler::Lod::Implicit,
+    };
     let args = SampleArgs {
+        lod,
         derivatives: Some(Derivatives::Coarse),
         ..Default::default()
     };
