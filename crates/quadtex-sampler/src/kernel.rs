@@ -22,7 +22,7 @@ use quadtex_format::{
 use crate::header::{AddressMode, Filter, ReductionMode};
 use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
 use crate::reference::{floor_index, quad_derivatives, wrap, Ctx, LaneCoords, Selection};
-use crate::simd::{arr, f4, frac, F4};
+use crate::simd::{arr, f4, frac, F4, I4};
 
 /// Reads one texel as `[f32; 4]` (decoded, sRGB to linear, missing
 /// components (0, 0, 0, 1)).
@@ -230,10 +230,26 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
         TextureKind::D3 => 3,
         _ => 2,
     };
+    if running == 0xf && dims == 2 && !smp.unnormalized {
+        if let Some(r) = full2d(ctx, fetch, args, quad) {
+            return r;
+        }
+    }
     // Scalar per lane: derivatives, coordinates and the level choice.
-    let pos: [[f32; 3]; 4] = quad.coords.map(|c| [c[0], c[1], c[2]]);
+    let c = &quad.coords;
+    let pos: [[f32; 3]; 4] = [
+        [c[0][0], c[0][1], c[0][2]],
+        [c[1][0], c[1][1], c[1][2]],
+        [c[2][0], c[2][1], c[2][2]],
+        [c[3][0], c[3][1], c[3][2]],
+    ];
     let derivs = match args.lod {
-        Lod::Grad { ddx, ddy } => [0, 1, 2, 3].map(|l| (ddx[l], ddy[l])),
+        Lod::Grad { ddx, ddy } => [
+            (ddx[0], ddy[0]),
+            (ddx[1], ddy[1]),
+            (ddx[2], ddy[2]),
+            (ddx[3], ddy[3]),
+        ],
         Lod::Implicit | Lod::Bias(_) => {
             quad_derivatives(&pos, args.derivatives.unwrap_or(ctx.profile.derivatives))
         }
@@ -283,8 +299,16 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
         lcs[lane] = Some(lc);
     }
     if running == 0xf && dims == 2 && !smp.unnormalized {
-        let lc = lcs.map(|c| c.unwrap_or_else(unreachable_lane));
-        let sel = sels.map(|c| c.unwrap_or_else(unreachable_sel));
+        // Every lane runs, so every entry is filled.
+        let l = |i: usize| lcs[i].unwrap_or_else(unreachable_lane);
+        let e = |i: usize| sels[i].unwrap_or_else(unreachable_sel);
+        let lc = [l(0), l(1), l(2), l(3)];
+        let sel = [e(0), e(1), e(2), e(3)];
+        if !ctx.format.is_compressed() {
+            if let Some(r) = lean2d(ctx, fetch, args, &lc, &sel) {
+                return r;
+            }
+        }
         if let Some(r) = fast2d(ctx, fetch, args, &lc, &sel) {
             return r;
         }
@@ -670,4 +694,220 @@ impl BlockSplit {
             None => i % self.dim,
         }
     }
+}
+
+/// `fast2d` with the texel addressing on all four lanes at once: for
+/// uncompressed formats, `repeat` on power-of-two levels or
+/// `clamp_to_edge`, and coordinates within +-2^24 texels (where
+/// `floor_index` is the plain f32 floor). Indices, wrapping and the
+/// separable tiled offsets are `I4` arithmetic; only the texel loads are
+/// per lane. `None` hands the quad to `fast2d`.
+#[inline(always)]
+fn lean2d<F: Fetch>(
+    ctx: &Ctx<'_>,
+    fetch: &mut F,
+    args: &SampleArgs,
+    lc: &[LaneCoords; 4],
+    sel: &[Selection; 4],
+) -> Option<QuadResult> {
+    let smp = ctx.smp;
+    let view = ctx.view;
+    let layer = lc[0].layer;
+    if lc.iter().any(|c| c.layer != layer) || sel.iter().any(|x| x.aniso.taps != 1) {
+        return None;
+    }
+    let tex = &view.texture;
+    let bytes = tex.bytes();
+    let s = f4([lc[0].st[0], lc[1].st[0], lc[2].st[0], lc[3].st[0]]);
+    let t = f4([lc[0].st[1], lc[1].st[1], lc[2].st[1], lc[3].st[1]]);
+    let linear = f4([
+        lin_of(&sel[0]),
+        lin_of(&sel[1]),
+        lin_of(&sel[2]),
+        lin_of(&sel[3]),
+    ])
+    .simd_eq(F4::ONE);
+    let mut total = [F4::splat(-0.0); 4];
+    for pass in 0..2 {
+        let wl = f4([
+            sel[0].levels[pass].1,
+            sel[1].levels[pass].1,
+            sel[2].levels[pass].1,
+            sel[3].levels[pass].1,
+        ]);
+        let used = wl.simd_ne(F4::ZERO);
+        if !used.any() {
+            continue;
+        }
+        let level = sel[0].levels[pass].0;
+        if sel
+            .iter()
+            .any(|x| x.levels[pass].0 != level && x.levels[pass].1 != 0.0)
+        {
+            return None;
+        }
+        let sub = tex.subresource(view.base_level + level, layer, 0)?;
+        let size = [sub.extent.width as i32, sub.extent.height as i32];
+        let (tw, th) = (sub.tile_w_log2, sub.tile_h_log2);
+        let common = tw.min(th);
+        let mut wts = [[F4::ONE, F4::ZERO]; 2];
+        // Block-index shares of the two indices on each axis.
+        let mut part = [[I4::ZERO; 2]; 2];
+        for (k, st) in [s, t].into_iter().enumerate() {
+            let mut u = st * F4::splat(size[k] as f32);
+            u += F4::splat(args.offset[k] as f32);
+            let x = linear.select(u - F4::splat(0.5), u);
+            let a = linear.select(quantize(frac(x), ctx), F4::ZERO);
+            wts[k] = [F4::ONE - a, a];
+            let fl = x.floor();
+            // NaN and out-of-range lanes fail the comparison.
+            if !fl.abs().simd_lt(F4::splat(16_777_216.0)).all() {
+                return None;
+            }
+            let i0 = fl.trunc_int();
+            let n = size[k];
+            for (tap, i) in [i0, i0 + I4::splat(1)].into_iter().enumerate() {
+                let w = match smp.address[k] {
+                    AddressMode::Repeat if n & (n - 1) == 0 => i & I4::splat(n - 1),
+                    AddressMode::ClampToEdge => i.max(I4::ZERO).min(I4::splat(n - 1)),
+                    _ => return None,
+                };
+                part[k][tap] = if k == 0 {
+                    let inner = w & I4::splat((1 << tw) - 1);
+                    let low = part1by1(inner & I4::splat((1 << common) - 1));
+                    let high = (inner >> common) << (2 * common);
+                    ((w >> tw) << (tw + th)) + (low | high)
+                } else {
+                    let inner = w & I4::splat((1 << th) - 1);
+                    let low = part1by1(inner & I4::splat((1 << common) - 1)) << 1;
+                    let high = (inner >> common) << (2 * common);
+                    (((w >> th) * I4::splat(sub.tiles_x as i32)) << (tw + th)) + (low | high)
+                };
+            }
+        }
+        let bb = sub.block_bytes as usize;
+        let mut acc = [F4::splat(-0.0); 4];
+        for ky in 0..2 {
+            for kx in 0..2 {
+                let w = wts[0][kx] * wts[1][ky];
+                let live = w.simd_ne(F4::ZERO);
+                if !live.any() {
+                    continue;
+                }
+                let blk = (part[0][kx] + part[1][ky]).to_array();
+                let v0 = fetch.texel(bytes, sub.offset + blk[0] as usize * bb, 0, 0);
+                let v1 = fetch.texel(bytes, sub.offset + blk[1] as usize * bb, 0, 0);
+                let v2 = fetch.texel(bytes, sub.offset + blk[2] as usize * bb, 0, 0);
+                let v3 = fetch.texel(bytes, sub.offset + blk[3] as usize * bb, 0, 0);
+                let [r, g, b, a] = F4::transpose([f4(v0), f4(v1), f4(v2), f4(v3)]);
+                acc[0] = live.select(acc[0] + w * r, acc[0]);
+                acc[1] = live.select(acc[1] + w * g, acc[1]);
+                acc[2] = live.select(acc[2] + w * b, acc[2]);
+                acc[3] = live.select(acc[3] + w * a, acc[3]);
+            }
+        }
+        for c in 0..4 {
+            total[c] = used.select(total[c] + wl * acc[c], total[c]);
+        }
+    }
+    let [r, g, b, a] = [arr(total[0]), arr(total[1]), arr(total[2]), arr(total[3])];
+    let mut out = QuadResult::EMPTY;
+    for lane in 0..4 {
+        out.texels[lane] = Some(ctx.swizzle(Texel::Float([r[lane], g[lane], b[lane], a[lane]])));
+        out.resident[lane] = true;
+    }
+    Some(out)
+}
+
+/// Spreads the low 4 bits of each lane to the even bit positions (the
+/// Morton interleave of `quadtex_format::Subresource::x_blocks`).
+#[inline(always)]
+fn part1by1(v: I4) -> I4 {
+    let v = (v | (v << 2)) & I4::splat(0x33);
+    (v | (v << 1)) & I4::splat(0x55)
+}
+
+#[inline(always)]
+fn lin_of(s: &Selection) -> f32 {
+    if s.filter == Filter::Linear {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// A full 2D quad: the per-lane setup without optional lanes (no `Option`
+/// arrays to fill and copy), then `lean2d` or `fast2d`.
+#[inline(always)]
+fn full2d<F: Fetch>(
+    ctx: &Ctx<'_>,
+    fetch: &mut F,
+    args: &SampleArgs,
+    quad: &Quad,
+) -> Option<QuadResult> {
+    let c = &quad.coords;
+    let pos: [[f32; 3]; 4] = [
+        [c[0][0], c[0][1], c[0][2]],
+        [c[1][0], c[1][1], c[1][2]],
+        [c[2][0], c[2][1], c[2][2]],
+        [c[3][0], c[3][1], c[3][2]],
+    ];
+    let derivs = match args.lod {
+        Lod::Grad { ddx, ddy } => [
+            (ddx[0], ddy[0]),
+            (ddx[1], ddy[1]),
+            (ddx[2], ddy[2]),
+            (ddx[3], ddy[3]),
+        ],
+        Lod::Implicit | Lod::Bias(_) => {
+            quad_derivatives(&pos, args.derivatives.unwrap_or(ctx.profile.derivatives))
+        }
+        Lod::Base | Lod::Level(_) => [([0.0; 3], [0.0; 3]); 4],
+    };
+    let lane = |l: usize| -> (LaneCoords, Option<f32>, f32) {
+        let (ddx, ddy) = derivs[l];
+        let lc = ctx.plain_coords(c[l], ddx, ddy);
+        match args.lod {
+            Lod::Implicit | Lod::Grad { .. } => (lc, None, 0.0),
+            Lod::Bias(b) => (lc, None, b[l]),
+            Lod::Base => (lc, Some(0.0), 0.0),
+            Lod::Level(v) => (lc, Some(v[l]), 0.0),
+        }
+    };
+    let (l0, sl0, b0) = lane(0);
+    let (l1, sl1, b1) = lane(1);
+    let (l2, sl2, b2) = lane(2);
+    let (l3, sl3, b3) = lane(3);
+    let s0 = ctx.select(&l0, sl0, b0);
+    // Lanes with the same LOD inputs as lane 0 (all of them with coarse
+    // derivatives) share its selection: same inputs, same bits.
+    let same = |l: usize, sl: Option<f32>, b: f32| {
+        derivs[l].0.map(f32::to_bits) == derivs[0].0.map(f32::to_bits)
+            && derivs[l].1.map(f32::to_bits) == derivs[0].1.map(f32::to_bits)
+            && sl.map(f32::to_bits) == sl0.map(f32::to_bits)
+            && b.to_bits() == b0.to_bits()
+    };
+    let s1 = if same(1, sl1, b1) {
+        s0
+    } else {
+        ctx.select(&l1, sl1, b1)
+    };
+    let s2 = if same(2, sl2, b2) {
+        s0
+    } else {
+        ctx.select(&l2, sl2, b2)
+    };
+    let s3 = if same(3, sl3, b3) {
+        s0
+    } else {
+        ctx.select(&l3, sl3, b3)
+    };
+    let lc = [l0, l1, l2, l3];
+    let sel = [s0, s1, s2, s3];
+    if !ctx.format.is_compressed() {
+        if let Some(r) = lean2d(ctx, fetch, args, &lc, &sel) {
+            return Some(r);
+        }
+    }
+    fast2d(ctx, fetch, args, &lc, &sel)
 }

@@ -5,6 +5,9 @@
 /// Four f32 lanes: one per pixel of a quad.
 pub(crate) type F4 = wide::f32x4;
 
+/// Four i32 lanes: texel indices and offsets of a quad.
+pub(crate) type I4 = wide::i32x4;
+
 /// `F4` from an array.
 #[inline(always)]
 pub(crate) fn f4(v: [f32; 4]) -> F4 {
