@@ -379,3 +379,21 @@ fn a_linear_footprint_half_on_the_border_blends_with_it() {
         "half border",
     );
 }
+
+#[test]
+fn nv_sass_sees_srgb_borders_through_an_eight_bit_srgb_round_trip() {
+    // NVIDIA keeps a separate sRGB-encoded 8-bit border (SEMANTICS.md §4,
+    // inferred): linear 0.5 encodes to sRGB 0.7353569 -> code 188 -> decodes
+    // to 0.5028864; alpha is linear and kept. The Vulkan profile keeps 0.5.
+    let desc = TextureDesc::d2(TextureFormat::Rgba8Srgb, 2, 2).with_levels(1);
+    let v = view(Texture::new(desc, Layout::Linear).unwrap());
+    let smp = border(BorderColor::Float([0.5, 0.25, 1.0, 0.5]));
+    let at = |p: &Profile| float4(sample_at(&v, &smp, p, &at_lod(0.0), [-0.5, 0.25, 0.0, 0.0]));
+    assert_eq!(at(&Profile::VULKAN), [0.5, 0.25, 1.0, 0.5]);
+    let q = at(&Profile::NV_SASS);
+    assert_eq!(q[0], quadtex_format::texel::srgb8_to_linear(188));
+    assert_eq!(q[1], quadtex_format::texel::srgb8_to_linear(137));
+    assert_eq!(q[2], 1.0);
+    assert_eq!(q[3], 0.5);
+    assert_ne!(q[0], 0.5);
+}
