@@ -298,21 +298,6 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
         sels[lane] = Some(sel);
         lcs[lane] = Some(lc);
     }
-    if running == 0xf && dims == 2 && !smp.unnormalized {
-        // Every lane runs, so every entry is filled.
-        let l = |i: usize| lcs[i].unwrap_or_else(unreachable_lane);
-        let e = |i: usize| sels[i].unwrap_or_else(unreachable_sel);
-        let lc = [l(0), l(1), l(2), l(3)];
-        let sel = [e(0), e(1), e(2), e(3)];
-        if !ctx.format.is_compressed() {
-            if let Some(r) = lean2d(ctx, fetch, args, &lc, &sel) {
-                return r;
-            }
-        }
-        if let Some(r) = fast2d(ctx, fetch, args, &lc, &sel) {
-            return r;
-        }
-    }
     let st: [F4; 3] = [0, 1, 2].map(|k| f4([0, 1, 2, 3].map(|l| lcs[l].map_or(0.0, |c| c.st[k]))));
     let linear = f4([0, 1, 2, 3].map(|l| {
         if sels[l].is_some_and(|s| s.filter == Filter::Linear) {
@@ -505,203 +490,14 @@ fn _aspect() -> Aspect {
     Aspect::Color
 }
 
-/// Never reached: a running lane always has coordinates (kept out of line
-/// so the fast path's setup stays small).
-#[cold]
-fn unreachable_lane() -> LaneCoords {
-    LaneCoords {
-        st: [0.0; 3],
-        ddx: [0.0; 3],
-        ddy: [0.0; 3],
-        layer: 0,
-        face: 0,
-    }
-}
-
-#[cold]
-fn unreachable_sel() -> Selection {
-    Selection {
-        filter: Filter::Nearest,
-        levels: [(0, 0.0); 2],
-        aniso: crate::reference::Aniso {
-            taps: 1,
-            axis: [0.0; 3],
-        },
-    }
-}
-
 /// The common case without per-lane generality: a full 2D (or 2D-array)
-/// quad whose lanes read the same level(s) of the same layer, with
-/// normalized coordinates and no `clamp_ogl`. The same operations as
-/// `run` in the same order (so the same bits), with one subresource per
-/// pass, fixed 2x2 taps and no optional lanes; `None` hands the quad back
-/// to `run`.
-#[inline(always)]
-fn fast2d<F: Fetch>(
-    ctx: &Ctx<'_>,
-    fetch: &mut F,
-    args: &SampleArgs,
-    lc: &[LaneCoords; 4],
-    sel: &[Selection; 4],
-) -> Option<QuadResult> {
-    let smp = ctx.smp;
-    let view = ctx.view;
-    let layer = lc[0].layer;
-    if lc.iter().any(|c| c.layer != layer)
-        || sel.iter().any(|x| x.aniso.taps != 1)
-        || smp.address[..2].contains(&AddressMode::ClampOgl)
-    {
-        return None;
-    }
-    let tex = &view.texture;
-    let bytes = tex.bytes();
-    let (bw, bh) = ctx.format.block_extent();
-    let bsplit = [BlockSplit::new(bw), BlockSplit::new(bh)];
-    let s = f4([lc[0].st[0], lc[1].st[0], lc[2].st[0], lc[3].st[0]]);
-    let t = f4([lc[0].st[1], lc[1].st[1], lc[2].st[1], lc[3].st[1]]);
-    let lin = [0, 1, 2, 3].map(|l| sel[l].filter == Filter::Linear);
-    let linear = f4(lin.map(|b| if b { 1.0 } else { 0.0 })).simd_eq(F4::ONE);
-    let mut total = [F4::splat(-0.0); 4];
-    for pass in 0..2 {
-        let wl = f4([
-            sel[0].levels[pass].1,
-            sel[1].levels[pass].1,
-            sel[2].levels[pass].1,
-            sel[3].levels[pass].1,
-        ]);
-        let used = wl.simd_ne(F4::ZERO);
-        if !used.any() {
-            continue;
-        }
-        let level = sel[0].levels[pass].0;
-        if sel
-            .iter()
-            .any(|x| x.levels[pass].0 != level && x.levels[pass].1 != 0.0)
-        {
-            return None;
-        }
-        let sub = tex.subresource(view.base_level + level, layer, 0)?;
-        let size = [sub.extent.width as i64, sub.extent.height as i64];
-        // Per axis: coordinate, first index, weights, then both wrapped
-        // indices as block-offset shares (or border).
-        let mut wts = [[F4::ONE, F4::ZERO]; 2];
-        let mut part = [[[0usize; 2]; 2]; 4];
-        let mut inner = [[[0u32; 2]; 2]; 4];
-        let mut border = [[[false; 2]; 2]; 4];
-        for (k, st) in [s, t].into_iter().enumerate() {
-            let mut u = st * F4::splat(size[k] as f32);
-            u += F4::splat(args.offset[k] as f32);
-            let x = linear.select(u - F4::splat(0.5), u);
-            let a = linear.select(quantize(frac(x), ctx), F4::ZERO);
-            wts[k] = [F4::ONE - a, a];
-            let xa = arr(x);
-            let mode = smp.address[k];
-            let (bdim, is_x) = if k == 0 {
-                (bsplit[0], true)
-            } else {
-                (bsplit[1], false)
-            };
-            for l in 0..4 {
-                let i0 = floor_index(xa[l]);
-                for tap in 0..1 + lin[l] as usize {
-                    match wrap(i0 + tap as i64, size[k], mode) {
-                        None => border[l][k][tap] = true,
-                        Some(i) => {
-                            let i = i as u32;
-                            inner[l][k][tap] = bdim.rem(i);
-                            part[l][k][tap] = if is_x {
-                                sub.x_blocks(bdim.div(i))
-                            } else {
-                                sub.yz_blocks(bdim.div(i), 0)
-                            };
-                        }
-                    }
-                }
-            }
-        }
-        let bb = sub.block_bytes as usize;
-        let mut acc = [F4::splat(-0.0); 4];
-        for ky in 0..2 {
-            for kx in 0..2 {
-                let w = wts[0][kx] * wts[1][ky];
-                let live = w.simd_ne(F4::ZERO);
-                if !live.any() {
-                    continue;
-                }
-                let wa = arr(w);
-                let mut v = [[0.0f32; 4]; 4];
-                for l in 0..4 {
-                    if wa[l] == 0.0 {
-                        continue;
-                    }
-                    v[l] = if border[l][0][kx] || border[l][1][ky] {
-                        ctx.border_f32()
-                    } else {
-                        let off = sub.offset + (part[l][0][kx] + part[l][1][ky]) * bb;
-                        fetch.texel(bytes, off, inner[l][0][kx], inner[l][1][ky])
-                    };
-                }
-                let [r, g, b, a] = F4::transpose(v.map(f4));
-                acc[0] = live.select(acc[0] + w * r, acc[0]);
-                acc[1] = live.select(acc[1] + w * g, acc[1]);
-                acc[2] = live.select(acc[2] + w * b, acc[2]);
-                acc[3] = live.select(acc[3] + w * a, acc[3]);
-            }
-        }
-        for c in 0..4 {
-            total[c] = used.select(total[c] + wl * acc[c], total[c]);
-        }
-    }
-    let [r, g, b, a] = total.map(arr);
-    let mut out = QuadResult::EMPTY;
-    for lane in 0..4 {
-        out.texels[lane] = Some(ctx.swizzle(Texel::Float([r[lane], g[lane], b[lane], a[lane]])));
-        out.resident[lane] = true;
-    }
-    Some(out)
-}
-
-/// Splits a texel index into (block, texel within block) without a
-/// division when the block extent is a power of two (always, except some
-/// ASTC sizes).
-#[derive(Clone, Copy)]
-struct BlockSplit {
-    dim: u32,
-    shift: Option<u32>,
-}
-
-impl BlockSplit {
-    #[inline(always)]
-    fn new(dim: u32) -> BlockSplit {
-        BlockSplit {
-            dim,
-            shift: dim.is_power_of_two().then(|| dim.trailing_zeros()),
-        }
-    }
-
-    #[inline(always)]
-    fn div(self, i: u32) -> u32 {
-        match self.shift {
-            Some(s) => i >> s,
-            None => i / self.dim,
-        }
-    }
-
-    #[inline(always)]
-    fn rem(self, i: u32) -> u32 {
-        match self.shift {
-            Some(_) => i & (self.dim - 1),
-            None => i % self.dim,
-        }
-    }
-}
-
-/// `fast2d` with the texel addressing on all four lanes at once: for
-/// uncompressed formats, `repeat` on power-of-two levels or
-/// `clamp_to_edge`, and coordinates within +-2^24 texels (where
-/// `floor_index` is the plain f32 floor). Indices, wrapping and the
-/// separable tiled offsets are `I4` arithmetic; only the texel loads are
-/// per lane. `None` hands the quad to `fast2d`.
+/// quad whose lanes read the same level(s) of one layer, isotropic, with
+/// normalized coordinates, `repeat` on power-of-two levels or
+/// `clamp_to_edge`, power-of-two blocks, and coordinates within +-2^24
+/// texels (where `floor_index` is the plain f32 floor). Indices, wrapping,
+/// the block split and the separable tiled offsets are `I4` arithmetic;
+/// only the texel loads are per lane. The same operations as `run` in the
+/// same order, so the same bits; `None` hands the quad back to `run`.
 #[inline(always)]
 fn lean2d<F: Fetch>(
     ctx: &Ctx<'_>,
@@ -716,6 +512,11 @@ fn lean2d<F: Fetch>(
     if lc.iter().any(|c| c.layer != layer) || sel.iter().any(|x| x.aniso.taps != 1) {
         return None;
     }
+    let (bw, bh) = ctx.format.block_extent();
+    if !bw.is_power_of_two() || !bh.is_power_of_two() {
+        return None;
+    }
+    let bshift = [bw.trailing_zeros(), bh.trailing_zeros()];
     let tex = &view.texture;
     let bytes = tex.bytes();
     let s = f4([lc[0].st[0], lc[1].st[0], lc[2].st[0], lc[3].st[0]]);
@@ -751,8 +552,10 @@ fn lean2d<F: Fetch>(
         let (tw, th) = (sub.tile_w_log2, sub.tile_h_log2);
         let common = tw.min(th);
         let mut wts = [[F4::ONE, F4::ZERO]; 2];
-        // Block-index shares of the two indices on each axis.
+        // Block-index shares of the two indices on each axis, and the
+        // texel's position inside its block.
         let mut part = [[I4::ZERO; 2]; 2];
+        let mut inner = [[I4::ZERO; 2]; 2];
         for (k, st) in [s, t].into_iter().enumerate() {
             let mut u = st * F4::splat(size[k] as f32);
             u += F4::splat(args.offset[k] as f32);
@@ -772,6 +575,8 @@ fn lean2d<F: Fetch>(
                     AddressMode::ClampToEdge => i.max(I4::ZERO).min(I4::splat(n - 1)),
                     _ => return None,
                 };
+                inner[k][tap] = w & I4::splat((1 << bshift[k]) - 1);
+                let w = w >> bshift[k];
                 part[k][tap] = if k == 0 {
                     let inner = w & I4::splat((1 << tw) - 1);
                     let low = part1by1(inner & I4::splat((1 << common) - 1));
@@ -795,10 +600,12 @@ fn lean2d<F: Fetch>(
                     continue;
                 }
                 let blk = (part[0][kx] + part[1][ky]).to_array();
-                let v0 = fetch.texel(bytes, sub.offset + blk[0] as usize * bb, 0, 0);
-                let v1 = fetch.texel(bytes, sub.offset + blk[1] as usize * bb, 0, 0);
-                let v2 = fetch.texel(bytes, sub.offset + blk[2] as usize * bb, 0, 0);
-                let v3 = fetch.texel(bytes, sub.offset + blk[3] as usize * bb, 0, 0);
+                let (tx, ty) = (inner[0][kx].to_array(), inner[1][ky].to_array());
+                let o = |l: usize| sub.offset + blk[l] as usize * bb;
+                let v0 = fetch.texel(bytes, o(0), tx[0] as u32, ty[0] as u32);
+                let v1 = fetch.texel(bytes, o(1), tx[1] as u32, ty[1] as u32);
+                let v2 = fetch.texel(bytes, o(2), tx[2] as u32, ty[2] as u32);
+                let v3 = fetch.texel(bytes, o(3), tx[3] as u32, ty[3] as u32);
                 let [r, g, b, a] = F4::transpose([f4(v0), f4(v1), f4(v2), f4(v3)]);
                 acc[0] = live.select(acc[0] + w * r, acc[0]);
                 acc[1] = live.select(acc[1] + w * g, acc[1]);
@@ -837,7 +644,7 @@ fn lin_of(s: &Selection) -> f32 {
 }
 
 /// A full 2D quad: the per-lane setup without optional lanes (no `Option`
-/// arrays to fill and copy), then `lean2d` or `fast2d`.
+/// arrays to fill and copy), then `lean2d`.
 #[inline(always)]
 fn full2d<F: Fetch>(
     ctx: &Ctx<'_>,
@@ -904,10 +711,40 @@ fn full2d<F: Fetch>(
     };
     let lc = [l0, l1, l2, l3];
     let sel = [s0, s1, s2, s3];
-    if !ctx.format.is_compressed() {
-        if let Some(r) = lean2d(ctx, fetch, args, &lc, &sel) {
-            return Some(r);
+    lean2d(ctx, fetch, args, &lc, &sel)
+}
+
+/// Splits a texel index into (block, texel within block) without a
+/// division when the block extent is a power of two (always, except some
+/// ASTC sizes).
+#[derive(Clone, Copy)]
+struct BlockSplit {
+    dim: u32,
+    shift: Option<u32>,
+}
+
+impl BlockSplit {
+    #[inline(always)]
+    fn new(dim: u32) -> BlockSplit {
+        BlockSplit {
+            dim,
+            shift: dim.is_power_of_two().then(|| dim.trailing_zeros()),
         }
     }
-    fast2d(ctx, fetch, args, &lc, &sel)
+
+    #[inline(always)]
+    fn div(self, i: u32) -> u32 {
+        match self.shift {
+            Some(s) => i >> s,
+            None => i / self.dim,
+        }
+    }
+
+    #[inline(always)]
+    fn rem(self, i: u32) -> u32 {
+        match self.shift {
+            Some(_) => i & (self.dim - 1),
+            None => i % self.dim,
+        }
+    }
 }
