@@ -280,12 +280,18 @@ impl<'a> Ctx<'a> {
 
     pub(crate) fn plain_coords(&self, c: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> LaneCoords {
         let n = self.dims();
-        let mut st = [0.0; 3];
-        let mut dx = [0.0; 3];
-        let mut dy = [0.0; 3];
-        st[..n].copy_from_slice(&c[..n]);
-        dx[..n].copy_from_slice(&ddx[..n]);
-        dy[..n].copy_from_slice(&ddy[..n]);
+        // Unused axes read 0 (fixed-size picks: a slice copy of runtime
+        // length became a memcpy call per lane).
+        let keep = |v: [f32; 3]| {
+            [
+                v[0],
+                if n > 1 { v[1] } else { 0.0 },
+                if n > 2 { v[2] } else { 0.0 },
+            ]
+        };
+        let st = keep([c[0], c[1], c[2]]);
+        let dx = keep(ddx);
+        let dy = keep(ddy);
         let layer = if self.view.kind.is_array() {
             select_layer(c[3], self.view.layer_count, self.profile.layer_round)
         } else {
