@@ -505,6 +505,7 @@ fn lean2d<F: Fetch>(
     args: &SampleArgs,
     lc: &[LaneCoords; 4],
     sel: &[Selection; 4],
+    cube: bool,
 ) -> Option<QuadResult> {
     let smp = ctx.smp;
     let view = ctx.view;
@@ -558,7 +559,9 @@ fn lean2d<F: Fetch>(
         let mut inner = [[I4::ZERO; 2]; 2];
         for (k, st) in [s, t].into_iter().enumerate() {
             let mut u = st * F4::splat(size[k] as f32);
-            u += F4::splat(args.offset[k] as f32);
+            if !cube {
+                u += F4::splat(args.offset[k] as f32);
+            }
             let x = linear.select(u - F4::splat(0.5), u);
             let a = linear.select(quantize(frac(x), ctx), F4::ZERO);
             wts[k] = [F4::ONE - a, a];
@@ -569,8 +572,24 @@ fn lean2d<F: Fetch>(
             }
             let i0 = fl.trunc_int();
             let n = size[k];
+            // Seamless cubes: nearest reads clamp to the face; a linear
+            // footprint crossing an edge needs the neighbour face (the
+            // reference path).
+            let seamless = cube && smp.seamless_cube;
+            if seamless {
+                let lin_i = i0.to_array();
+                let lin_l = arr(linear.select(F4::ONE, F4::ZERO));
+                if (0..4).any(|l| lin_l[l] != 0.0 && (lin_i[l] < 0 || lin_i[l] + 1 > n - 1)) {
+                    return None;
+                }
+            }
+            let mode = if seamless {
+                AddressMode::ClampToEdge
+            } else {
+                smp.address[k]
+            };
             for (tap, i) in [i0, i0 + I4::splat(1)].into_iter().enumerate() {
-                let w = match smp.address[k] {
+                let w = match mode {
                     AddressMode::Repeat if n & (n - 1) == 0 => i & I4::splat(n - 1),
                     AddressMode::ClampToEdge => i.max(I4::ZERO).min(I4::splat(n - 1)),
                     _ => return None,
@@ -711,7 +730,7 @@ fn full2d<F: Fetch>(
     };
     let lc = [l0, l1, l2, l3];
     let sel = [s0, s1, s2, s3];
-    lean2d(ctx, fetch, args, &lc, &sel)
+    lean2d(ctx, fetch, args, &lc, &sel, false)
 }
 
 /// Splits a texel index into (block, texel within block) without a
@@ -746,5 +765,80 @@ impl BlockSplit {
             Some(_) => i & (self.dim - 1),
             None => i % self.dim,
         }
+    }
+}
+
+/// Whether a cube view can try [`sample_cube`].
+pub(crate) fn handles_cube(ctx: &Ctx<'_>, args: &SampleArgs) -> bool {
+    let smp = ctx.smp;
+    ctx.view.kind.is_cube()
+        && ctx.ty == SampleType::Float
+        && smp.compare.is_none()
+        && args.dref.is_none()
+        && smp.reduction == ReductionMode::WeightedAverage
+        && ctx.view.texture.residency().is_none()
+        && !ctx.format.has_depth()
+        && !ctx.format.has_stencil()
+}
+
+/// A full cube quad whose lanes stay on one face (layer) and whose linear
+/// footprints do not cross an edge: face projection and the derivative
+/// transform per lane (shared with the reference), then `lean2d` on the
+/// face. `None` sends the quad to the reference (edges, corners,
+/// anisotropy, partial quads).
+pub(crate) fn sample_cube(
+    ctx: &Ctx<'_>,
+    decoder: &mut Decoder,
+    args: &SampleArgs,
+    quad: &Quad,
+) -> Option<QuadResult> {
+    if quad.running() != 0xf {
+        return None;
+    }
+    let c = &quad.coords;
+    let pos: [[f32; 3]; 4] = [
+        [c[0][0], c[0][1], c[0][2]],
+        [c[1][0], c[1][1], c[1][2]],
+        [c[2][0], c[2][1], c[2][2]],
+        [c[3][0], c[3][1], c[3][2]],
+    ];
+    let derivs = match args.lod {
+        Lod::Grad { ddx, ddy } => [
+            (ddx[0], ddy[0]),
+            (ddx[1], ddy[1]),
+            (ddx[2], ddy[2]),
+            (ddx[3], ddy[3]),
+        ],
+        Lod::Implicit | Lod::Bias(_) => {
+            quad_derivatives(&pos, args.derivatives.unwrap_or(ctx.profile.derivatives))
+        }
+        Lod::Base | Lod::Level(_) => [([0.0; 3], [0.0; 3]); 4],
+    };
+    let lane = |l: usize| {
+        let (ddx, ddy) = derivs[l];
+        let mut lc = ctx.cube_coords(c[l], ddx, ddy);
+        let (sl, b) = match args.lod {
+            Lod::Implicit | Lod::Grad { .. } => (None, 0.0),
+            Lod::Bias(b) => (None, b[l]),
+            Lod::Base => (Some(0.0), 0.0),
+            Lod::Level(v) => (Some(v[l]), 0.0),
+        };
+        let sel = ctx.select(&lc, sl, b);
+        // The face's layer, so that the 2D path reads the right face.
+        lc.layer += lc.face;
+        lc.face = 0;
+        (lc, sel)
+    };
+    let (l0, s0) = lane(0);
+    let (l1, s1) = lane(1);
+    let (l2, s2) = lane(2);
+    let (l3, s3) = lane(3);
+    let (lc, sel) = ([l0, l1, l2, l3], [s0, s1, s2, s3]);
+    match decoder {
+        Decoder::Rgba8(d) => lean2d(ctx, d, args, &lc, &sel, true),
+        Decoder::Rgba16F(d) => lean2d(ctx, d, args, &lc, &sel, true),
+        Decoder::R32F(d) => lean2d(ctx, d, args, &lc, &sel, true),
+        Decoder::Blocks(d) => lean2d(ctx, d, args, &lc, &sel, true),
+        Decoder::Any(d) => lean2d(ctx, d, args, &lc, &sel, true),
     }
 }

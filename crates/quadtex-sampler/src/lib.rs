@@ -79,6 +79,11 @@ impl<'a> QuadSampler<'a> {
     pub fn sample(&mut self, args: &SampleArgs, quad: &Quad) -> QuadResult {
         if kernel::handles(&self.ctx, args) {
             kernel::sample(&self.ctx, &mut self.decoder, args, quad)
+        } else if let Some(r) = kernel::handles_cube(&self.ctx, args)
+            .then(|| kernel::sample_cube(&self.ctx, &mut self.decoder, args, quad))
+            .flatten()
+        {
+            r
         } else {
             reference::sample(self.ctx.view, self.ctx.smp, self.ctx.profile, args, quad)
         }
@@ -94,4 +99,23 @@ pub fn sample_uses_kernel(
     args: &SampleArgs,
 ) -> bool {
     kernel::handles(&reference::Ctx::new(view, smp, profile), args)
+}
+
+/// Whether [`sample`] runs this particular quad on the SIMD kernels: as
+/// [`sample_uses_kernel`], plus cube quads that stay on one face without
+/// crossing an edge. For tests and profiling.
+pub fn quad_uses_kernel(
+    view: &TextureHeader,
+    smp: &SamplerHeader,
+    profile: &Profile,
+    args: &SampleArgs,
+    quad: &Quad,
+) -> bool {
+    let ctx = reference::Ctx::new(view, smp, profile);
+    if kernel::handles(&ctx, args) {
+        return true;
+    }
+    let mut decoder = kernel::Decoder::new(ctx.format);
+    kernel::handles_cube(&ctx, args)
+        && kernel::sample_cube(&ctx, &mut decoder, args, quad).is_some()
 }
