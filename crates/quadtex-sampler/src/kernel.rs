@@ -20,8 +20,8 @@ use quadtex_format::{
 };
 
 use crate::header::{AddressMode, Filter, ReductionMode};
-use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
-use crate::reference::{floor_index, quad_derivatives, wrap, Ctx, LaneCoords, Selection};
+use crate::quad::{Quad, QuadResult, SampleArgs};
+use crate::reference::{floor_index, lane_derivatives, lane_lod, wrap, Ctx, LaneCoords, Selection};
 use crate::simd::{arr, f4, frac, F4, I4};
 
 /// Reads one texel as `[f32; 4]` (decoded, sRGB to linear, missing
@@ -236,35 +236,7 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
         }
     }
     // Scalar per lane: derivatives, coordinates and the level choice.
-    let c = &quad.coords;
-    let pos: [[f32; 3]; 4] = [
-        [c[0][0], c[0][1], c[0][2]],
-        [c[1][0], c[1][1], c[1][2]],
-        [c[2][0], c[2][1], c[2][2]],
-        [c[3][0], c[3][1], c[3][2]],
-    ];
-    let derivs = match args.lod {
-        Lod::Grad { ddx, ddy } => [
-            (ddx[0], ddy[0]),
-            (ddx[1], ddy[1]),
-            (ddx[2], ddy[2]),
-            (ddx[3], ddy[3]),
-        ],
-        Lod::Implicit | Lod::Bias(_) => {
-            quad_derivatives(&pos, args.derivatives.unwrap_or(ctx.profile.derivatives))
-        }
-        Lod::Base | Lod::Level(_) => [([0.0; 3], [0.0; 3]); 4],
-    };
-    let partial_override = match args.lod {
-        Lod::Implicit | Lod::Bias(_) if running != 0xf && !args.ndv => {
-            match ctx.profile.partial_quad {
-                crate::profile::PartialQuad::Zero => Some(f32::NEG_INFINITY),
-                crate::profile::PartialQuad::Infinity => Some(f32::INFINITY),
-                crate::profile::PartialQuad::Undefined => None,
-            }
-        }
-        _ => None,
-    };
+    let (derivs, partial_override) = lane_derivatives(ctx.profile, args, quad);
     let mut lcs = [None::<LaneCoords>; 4];
     let mut sels = [None::<Selection>; 4];
     let mut last = None;
@@ -274,13 +246,7 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
         }
         let (ddx, ddy) = derivs[lane];
         let lc = ctx.plain_coords(quad.coords[lane], ddx, ddy);
-        let (shader_lambda, bias) = match args.lod {
-            Lod::Implicit | Lod::Grad { .. } => (None, 0.0),
-            Lod::Bias(b) => (None, b[lane]),
-            Lod::Base => (Some(0.0), 0.0),
-            Lod::Level(l) => (Some(l[lane]), 0.0),
-        };
-        let shader_lambda = shader_lambda.or(partial_override);
+        let (shader_lambda, bias) = lane_lod(args, lane, partial_override);
         // Lanes with the same footprint and LOD inputs (every lane, with
         // coarse derivatives) share one selection: the same inputs give
         // the same bits.
@@ -672,33 +638,13 @@ fn full2d<F: Fetch>(
     quad: &Quad,
 ) -> Option<QuadResult> {
     let c = &quad.coords;
-    let pos: [[f32; 3]; 4] = [
-        [c[0][0], c[0][1], c[0][2]],
-        [c[1][0], c[1][1], c[1][2]],
-        [c[2][0], c[2][1], c[2][2]],
-        [c[3][0], c[3][1], c[3][2]],
-    ];
-    let derivs = match args.lod {
-        Lod::Grad { ddx, ddy } => [
-            (ddx[0], ddy[0]),
-            (ddx[1], ddy[1]),
-            (ddx[2], ddy[2]),
-            (ddx[3], ddy[3]),
-        ],
-        Lod::Implicit | Lod::Bias(_) => {
-            quad_derivatives(&pos, args.derivatives.unwrap_or(ctx.profile.derivatives))
-        }
-        Lod::Base | Lod::Level(_) => [([0.0; 3], [0.0; 3]); 4],
-    };
+    // A full quad: no partial-quad override.
+    let (derivs, _) = lane_derivatives(ctx.profile, args, quad);
     let lane = |l: usize| -> (LaneCoords, Option<f32>, f32) {
         let (ddx, ddy) = derivs[l];
         let lc = ctx.plain_coords(c[l], ddx, ddy);
-        match args.lod {
-            Lod::Implicit | Lod::Grad { .. } => (lc, None, 0.0),
-            Lod::Bias(b) => (lc, None, b[l]),
-            Lod::Base => (lc, Some(0.0), 0.0),
-            Lod::Level(v) => (lc, Some(v[l]), 0.0),
-        }
+        let (sl, b) = lane_lod(args, l, None);
+        (lc, sl, b)
     };
     let (l0, sl0, b0) = lane(0);
     let (l1, sl1, b1) = lane(1);
@@ -796,33 +742,11 @@ pub(crate) fn sample_cube(
         return None;
     }
     let c = &quad.coords;
-    let pos: [[f32; 3]; 4] = [
-        [c[0][0], c[0][1], c[0][2]],
-        [c[1][0], c[1][1], c[1][2]],
-        [c[2][0], c[2][1], c[2][2]],
-        [c[3][0], c[3][1], c[3][2]],
-    ];
-    let derivs = match args.lod {
-        Lod::Grad { ddx, ddy } => [
-            (ddx[0], ddy[0]),
-            (ddx[1], ddy[1]),
-            (ddx[2], ddy[2]),
-            (ddx[3], ddy[3]),
-        ],
-        Lod::Implicit | Lod::Bias(_) => {
-            quad_derivatives(&pos, args.derivatives.unwrap_or(ctx.profile.derivatives))
-        }
-        Lod::Base | Lod::Level(_) => [([0.0; 3], [0.0; 3]); 4],
-    };
+    let (derivs, _) = lane_derivatives(ctx.profile, args, quad);
     let lane = |l: usize| {
         let (ddx, ddy) = derivs[l];
         let mut lc = ctx.cube_coords(c[l], ddx, ddy);
-        let (sl, b) = match args.lod {
-            Lod::Implicit | Lod::Grad { .. } => (None, 0.0),
-            Lod::Bias(b) => (None, b[l]),
-            Lod::Base => (Some(0.0), 0.0),
-            Lod::Level(v) => (Some(v[l]), 0.0),
-        };
+        let (sl, b) = lane_lod(args, l, None);
         let sel = ctx.select(&lc, sl, b);
         // The face's layer, so that the 2D path reads the right face.
         lc.layer += lc.face;

@@ -180,6 +180,65 @@ pub fn quad_derivatives(v: &[[f32; 3]; 4], mode: Derivatives) -> [([f32; 3], [f3
     out
 }
 
+/// Per lane, the derivatives of `(s, t, r)` (directions for cubes) the LOD
+/// form calls for: the quad's (fine or coarse), the explicit gradients, or
+/// none; and the lambda the partial-quad rule imposes, if any (a partial
+/// quad without `.NDV` under `PartialQuad::Zero` / `Infinity`).
+pub(crate) fn lane_derivatives(
+    profile: &Profile,
+    args: &SampleArgs,
+    quad: &Quad,
+) -> ([([f32; 3], [f32; 3]); 4], Option<f32>) {
+    let c = &quad.coords;
+    let pos: [[f32; 3]; 4] = [
+        [c[0][0], c[0][1], c[0][2]],
+        [c[1][0], c[1][1], c[1][2]],
+        [c[2][0], c[2][1], c[2][2]],
+        [c[3][0], c[3][1], c[3][2]],
+    ];
+    match args.lod {
+        Lod::Grad { ddx, ddy } => (
+            [
+                (ddx[0], ddy[0]),
+                (ddx[1], ddy[1]),
+                (ddx[2], ddy[2]),
+                (ddx[3], ddy[3]),
+            ],
+            None,
+        ),
+        Lod::Implicit | Lod::Bias(_) => {
+            let partial = quad.running() != 0xf && !args.ndv;
+            let lambda = match profile.partial_quad {
+                PartialQuad::Zero if partial => Some(f32::NEG_INFINITY),
+                PartialQuad::Infinity if partial => Some(f32::INFINITY),
+                PartialQuad::Zero | PartialQuad::Infinity | PartialQuad::Undefined => None,
+            };
+            (
+                quad_derivatives(&pos, args.derivatives.unwrap_or(profile.derivatives)),
+                lambda,
+            )
+        }
+        Lod::Base | Lod::Level(_) => ([([0.0; 3], [0.0; 3]); 4], None),
+    }
+}
+
+/// Lane `lane`'s explicit lambda (base, level, or the partial-quad
+/// override) and shader bias.
+#[inline]
+pub(crate) fn lane_lod(
+    args: &SampleArgs,
+    lane: usize,
+    lambda_override: Option<f32>,
+) -> (Option<f32>, f32) {
+    let (lambda, bias) = match args.lod {
+        Lod::Implicit | Lod::Grad { .. } => (None, 0.0),
+        Lod::Bias(b) => (None, b[lane]),
+        Lod::Base => (Some(0.0), 0.0),
+        Lod::Level(l) => (Some(l[lane]), 0.0),
+    };
+    (lambda.or(lambda_override), bias)
+}
+
 /// The reference sampler for one quad.
 pub fn sample(
     view: &TextureHeader,
@@ -192,25 +251,7 @@ pub fn sample(
     let running = quad.running();
     let mut out = QuadResult::EMPTY;
     let cube = view.kind.is_cube();
-    let pos: [[f32; 3]; 4] = quad.coords.map(|c| [c[0], c[1], c[2]]);
-    // Derivatives of the raw coordinates (directions for cubes).
-    let mode = args.derivatives.unwrap_or(profile.derivatives);
-    let partial = running != 0xf && !args.ndv;
-    let mut lambda_override = None;
-    let derivs = match args.lod {
-        Lod::Grad { ddx, ddy } => [0, 1, 2, 3].map(|l| (ddx[l], ddy[l])),
-        Lod::Implicit | Lod::Bias(_) => {
-            if partial {
-                match profile.partial_quad {
-                    PartialQuad::Zero => lambda_override = Some(f32::NEG_INFINITY),
-                    PartialQuad::Infinity => lambda_override = Some(f32::INFINITY),
-                    PartialQuad::Undefined => {}
-                }
-            }
-            quad_derivatives(&pos, mode)
-        }
-        Lod::Base | Lod::Level(_) => [([0.0; 3], [0.0; 3]); 4],
-    };
+    let (derivs, lambda_override) = lane_derivatives(profile, args, quad);
     for lane in 0..4 {
         if running & (1 << lane) == 0 {
             continue;
@@ -222,13 +263,7 @@ pub fn sample(
         } else {
             ctx.plain_coords(c, ddx, ddy)
         };
-        let (shader_lambda, shader_bias) = match args.lod {
-            Lod::Implicit | Lod::Grad { .. } => (None, 0.0),
-            Lod::Bias(b) => (None, b[lane]),
-            Lod::Base => (Some(0.0), 0.0),
-            Lod::Level(l) => (Some(l[lane]), 0.0),
-        };
-        let shader_lambda = shader_lambda.or(lambda_override);
+        let (shader_lambda, shader_bias) = lane_lod(args, lane, lambda_override);
         let dref = args.dref.map(|d| d[lane]);
         let (t, resident) = ctx.sample_lane(&lc, shader_lambda, shader_bias, args.offset, dref);
         out.texels[lane] = Some(t);
