@@ -180,6 +180,9 @@ pub fn quad_derivatives(v: &[[f32; 3]; 4], mode: Derivatives) -> [([f32; 3], [f3
     out
 }
 
+/// Per lane `(d/dx, d/dy)` of `(s, t, r)`.
+pub(crate) type LaneDerivatives = [([f32; 3], [f32; 3]); 4];
+
 /// Per lane, the derivatives of `(s, t, r)` (directions for cubes) the LOD
 /// form calls for: the quad's (fine or coarse), the explicit gradients, or
 /// none; and the lambda the partial-quad rule imposes, if any (a partial
@@ -188,7 +191,7 @@ pub(crate) fn lane_derivatives(
     profile: &Profile,
     args: &SampleArgs,
     quad: &Quad,
-) -> ([([f32; 3], [f32; 3]); 4], Option<f32>) {
+) -> (LaneDerivatives, Option<f32>) {
     let c = &quad.coords;
     let pos: [[f32; 3]; 4] = [
         [c[0][0], c[0][1], c[0][2]],
