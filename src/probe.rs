@@ -8,8 +8,9 @@
 //! What does not: the sampling rules themselves (`quadtex-sampler`) and the
 //! texel codecs (`quadtex-format`).
 //!
-//! Ops today: `sample` and `size`. `gather`, `query_lod` and `fetch` are
-//! recognised and refused with [`Error::NotImplemented`].
+//! Ops: `sample`, `gather`, `query_lod`, `fetch` and `size`, each on the
+//! sampler crate's core (`sample`, `gather`, `query_lod`, `fetch`,
+//! `query::size`) with the Vulkan profile.
 //!
 //! Choices the probe format leaves to the implementation, made to match the
 //! llvmpipe oracle (`shared/oracle/gl_probe.py`) where it has one:
@@ -34,8 +35,8 @@ use std::sync::Arc;
 use quadtex_format::{Layout, SampleType, Texel, Texture, TextureDesc, TextureFormat, TextureKind};
 use quadtex_sampler::profile::Derivatives;
 use quadtex_sampler::{
-    query, AddressMode, BorderColor, CompareOp, Filter, Lod, MipmapMode, Profile, Quad, SampleArgs,
-    SamplerHeader, Swizzle, TextureHeader,
+    query, AddressMode, BorderColor, CompareOp, FetchArgs, Filter, GatherArgs, GatherOffsets, Lod,
+    MipmapMode, Profile, Quad, SampleArgs, SamplerHeader, Swizzle, TextureHeader,
 };
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
@@ -71,9 +72,6 @@ pub enum Error {
         /// What is wrong with it.
         reason: String,
     },
-    /// An op of the probe format that this build cannot evaluate yet.
-    #[error("op {0} is not implemented yet")]
-    NotImplemented(&'static str),
     /// The texture description or data, as the format crate rejects them.
     #[error("texture: {0}")]
     Texture(#[from] quadtex_format::Error),
@@ -139,10 +137,13 @@ pub fn run_str(json: &str, name: &Path, base_dir: &Path) -> Result<String> {
             for (qi, q) in case.quads.iter().enumerate() {
                 let quad = plan.quad(q, qi)?;
                 let (lanes, active) = plan.run(q, qi, &quad)?;
-                out.quad(&lanes, active, None);
+                out.quad(&lanes, active, None, None);
             }
             Ok(out.finish())
         }
+        OpName::Gather => run_gather(&case, &view, &sampler),
+        OpName::QueryLod => run_query_lod(&case, &view, &sampler, derivatives),
+        OpName::Fetch => run_fetch(&case, &view, offset),
         OpName::Size => {
             // txq reads the image only: the sampler is parsed (types, names)
             // but not checked against the view, so multisample views and
@@ -161,7 +162,7 @@ pub fn run_str(json: &str, name: &Path, base_dir: &Path) -> Result<String> {
                     })?,
                 };
                 let lanes = levels.map(|l| LaneValue::Uint(query::size(&view, l)));
-                out.quad(&lanes, active, Some([samples; 4]));
+                out.quad(&lanes, active, Some([samples; 4]), None);
             }
             Ok(out.finish())
         }
@@ -172,6 +173,9 @@ pub fn run_str(json: &str, name: &Path, base_dir: &Path) -> Result<String> {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum OpName {
     Sample,
+    Gather,
+    QueryLod,
+    Fetch,
     Size,
 }
 
@@ -180,9 +184,9 @@ impl OpName {
         match s {
             "sample" => Ok(OpName::Sample),
             "size" => Ok(OpName::Size),
-            "gather" => Err(Error::NotImplemented("gather")),
-            "query_lod" => Err(Error::NotImplemented("query_lod")),
-            "fetch" => Err(Error::NotImplemented("fetch")),
+            "gather" => Ok(OpName::Gather),
+            "query_lod" => Ok(OpName::QueryLod),
+            "fetch" => Ok(OpName::Fetch),
             other => Err(Error::invalid(
                 "op.name",
                 format!("unknown op `{other}` (expected sample, gather, query_lod, fetch or size)"),
@@ -261,15 +265,7 @@ struct OpJson {
     derivatives: Option<String>,
     offset: Option<Vec<i64>>,
     compare: Option<bool>,
-    #[expect(
-        dead_code,
-        reason = "gather's field: accepted so a gather case reaches the not-implemented message"
-    )]
     component: Option<i64>,
-    #[expect(
-        dead_code,
-        reason = "gather's field: accepted so a gather case reaches the not-implemented message"
-    )]
     offsets: Option<Vec<Vec<i64>>>,
 }
 
@@ -284,15 +280,7 @@ struct QuadJson {
     ddy: Option<Vec<Vec<Num>>>,
     dref: Option<Vec<Num>>,
     level: Option<Vec<i64>>,
-    #[expect(
-        dead_code,
-        reason = "fetch's field: accepted so a fetch case reaches the not-implemented message"
-    )]
     icoords: Option<Vec<Vec<i64>>>,
-    #[expect(
-        dead_code,
-        reason = "fetch's field: accepted so a fetch case reaches the not-implemented message"
-    )]
     sample: Option<Vec<i64>>,
 }
 
@@ -561,6 +549,101 @@ fn parse_offset(o: Option<&[i64]>) -> Result<Option<[i32; 3]>> {
     Ok(Some(out))
 }
 
+/// The quad's `coords` (required by `op`) and masks. Inactive lanes run as
+/// helpers: they feed the derivatives with their coordinates, and print
+/// `null`.
+fn coords_quad(q: &QuadJson, qi: usize, op: &str) -> Result<Quad> {
+    let w = format!("quads[{qi}]");
+    let coords = q
+        .coords
+        .as_ref()
+        .ok_or_else(|| Error::invalid(format!("{w}.coords"), format!("is required for {op}")))?;
+    let coords = lanes4(coords, &format!("{w}.coords"), |c, f| vec_n::<4>(c, f))?;
+    let active = active_mask(q, &w)?;
+    Ok(Quad {
+        coords,
+        active,
+        helper: !active & 0xf,
+    })
+}
+
+/// A per-lane number field (`lod`, `bias`, `dref`) of quad `w`: checked
+/// whenever present, an error when `needed` and absent.
+fn lane_floats(
+    v: &Option<Vec<Num>>,
+    w: &str,
+    name: &str,
+    needed: bool,
+) -> Result<Option<[f32; 4]>> {
+    match v {
+        Some(v) => Ok(Some(lanes4(v, &format!("{w}.{name}"), |x, _| Ok(x.f32()))?)),
+        None if needed => Err(Error::invalid(format!("{w}.{name}"), "is required here")),
+        None => Ok(None),
+    }
+}
+
+/// A per-lane gradient field (`ddx`, `ddy`) of quad `w`: checked whenever
+/// present, an error when `needed` and absent.
+fn lane_grads(
+    v: &Option<Vec<Vec<Num>>>,
+    w: &str,
+    name: &str,
+    needed: bool,
+) -> Result<Option<[[f32; 3]; 4]>> {
+    match v {
+        Some(v) => Ok(Some(lanes4(v, &format!("{w}.{name}"), |d, f| {
+            vec_n::<3>(d, f)
+        })?)),
+        None if needed => Err(Error::invalid(
+            format!("{w}.{name}"),
+            "is required for lod_mode grad",
+        )),
+        None => Ok(None),
+    }
+}
+
+/// A 32-bit register word given as a JSON integer: any value in
+/// `i32::MIN..=u32::MAX`, kept as its two's complement bits (so `-1` and
+/// `4294967295` are the same word, as a shader register holds them).
+fn word(v: i64, field: &str) -> Result<i32> {
+    if (i32::MIN as i64..=u32::MAX as i64).contains(&v) {
+        Ok(v as u32 as i32)
+    } else {
+        Err(Error::invalid(
+            field,
+            format!("{v} is not a 32-bit integer (i32 or u32 range)"),
+        ))
+    }
+}
+
+/// `op.compare` against `sampler.compare`: both or neither, and no compare
+/// on 3D views (SEMANTICS.md §1 "Restrictions", seed 000 `.DC`).
+fn compare_flag(op: &OpJson, view: &TextureHeader, sampler: &SamplerHeader) -> Result<bool> {
+    let compare = op.compare.unwrap_or(false);
+    match (compare, sampler.compare.is_some()) {
+        (true, false) => {
+            return Err(Error::invalid(
+                "op.compare",
+                "true needs a sampler.compare op",
+            ))
+        }
+        (false, true) => {
+            return Err(Error::invalid(
+                "sampler.compare",
+                "a compare sampler needs op.compare true (and dref in the quads)",
+            ))
+        }
+        _ => {}
+    }
+    if compare && view.kind == TextureKind::D3 {
+        return Err(Error::invalid(
+            "op.compare",
+            "depth compare is not allowed on 3d textures",
+        ));
+    }
+    Ok(compare)
+}
+
 // ---------------------------------------------------------------------------
 // sample
 // ---------------------------------------------------------------------------
@@ -620,28 +703,7 @@ impl<'a> SamplePlan<'a> {
                 format!("offsets are not allowed on {kind}"),
             ));
         }
-        let compare = op.compare.unwrap_or(false);
-        match (compare, sampler.compare.is_some()) {
-            (true, false) => {
-                return Err(Error::invalid(
-                    "op.compare",
-                    "true needs a sampler.compare op",
-                ))
-            }
-            (false, true) => {
-                return Err(Error::invalid(
-                    "sampler.compare",
-                    "a compare sampler needs op.compare true (and dref in the quads)",
-                ))
-            }
-            _ => {}
-        }
-        if compare && kind == TextureKind::D3 {
-            return Err(Error::invalid(
-                "op.compare",
-                "depth compare is not allowed on 3d textures",
-            ));
-        }
+        let compare = compare_flag(op, view, sampler)?;
         sampler.validate_with(view)?;
         Ok(SamplePlan {
             view,
@@ -660,49 +722,17 @@ impl<'a> SamplePlan<'a> {
     /// The quad's coordinates and masks. Inactive lanes run as helpers: they
     /// feed the derivatives with their coordinates, and print `null`.
     fn quad(&self, q: &QuadJson, qi: usize) -> Result<Quad> {
-        let w = format!("quads[{qi}]");
-        let coords = q
-            .coords
-            .as_ref()
-            .ok_or_else(|| Error::invalid(format!("{w}.coords"), "is required for sample"))?;
-        let coords = lanes4(coords, &format!("{w}.coords"), |c, f| vec_n::<4>(c, f))?;
-        let active = active_mask(q, &w)?;
-        Ok(Quad {
-            coords,
-            active,
-            helper: !active & 0xf,
-        })
+        coords_quad(q, qi, "sample")
     }
 
     /// Runs one quad: per lane the value (or `None` when inactive), and the
     /// active mask.
     fn run(&self, q: &QuadJson, qi: usize, quad: &Quad) -> Result<([LaneValue; 4], u8)> {
         let w = format!("quads[{qi}]");
-        let per_lane = |v: &Option<Vec<Num>>,
-                        name: &str,
-                        needed: bool|
-         -> Result<Option<[f32; 4]>> {
-            match v {
-                Some(v) => Ok(Some(lanes4(v, &format!("{w}.{name}"), |x, _| Ok(x.f32()))?)),
-                None if needed => Err(Error::invalid(format!("{w}.{name}"), "is required here")),
-                None => Ok(None),
-            }
-        };
-        let grad = |v: &Option<Vec<Vec<Num>>>,
-                    name: &str,
-                    needed: bool|
-         -> Result<Option<[[f32; 3]; 4]>> {
-            match v {
-                Some(v) => Ok(Some(lanes4(v, &format!("{w}.{name}"), |d, f| {
-                    vec_n::<3>(d, f)
-                })?)),
-                None if needed => Err(Error::invalid(
-                    format!("{w}.{name}"),
-                    "is required for lod_mode grad",
-                )),
-                None => Ok(None),
-            }
-        };
+        let per_lane =
+            |v: &Option<Vec<Num>>, name: &str, needed: bool| lane_floats(v, &w, name, needed);
+        let grad =
+            |v: &Option<Vec<Vec<Num>>>, name: &str, needed: bool| lane_grads(v, &w, name, needed);
         // Every lane field present is checked, used or not: a malformed
         // field is an error even where this lod mode ignores it.
         let lod = per_lane(&q.lod, "lod", self.lod_mode == LodMode::Level)?;
@@ -742,6 +772,242 @@ impl<'a> SamplePlan<'a> {
 }
 
 // ---------------------------------------------------------------------------
+// gather
+// ---------------------------------------------------------------------------
+
+/// `op.offset` as a gather's `[i, j]` or `op.offsets` as its four PTP
+/// pairs, each within -32..31; not both, and none on cubes (seed 000:
+/// "AOFFI is not supported with CubeMap textures", likewise PTP).
+fn gather_offsets(op: &OpJson, kind: TextureKind) -> Result<GatherOffsets> {
+    let pair = |v: &[i64], field: &str| -> Result<[i32; 2]> {
+        if v.len() != 2 {
+            return Err(Error::invalid(
+                field,
+                format!("a gather offset is [i, j], got {} numbers", v.len()),
+            ));
+        }
+        let mut out = [0; 2];
+        for (k, (o, &x)) in out.iter_mut().zip(v).enumerate() {
+            if !(-32..=31).contains(&x) {
+                return Err(Error::invalid(
+                    format!("{field}[{k}]"),
+                    format!("{x} is outside -32..31"),
+                ));
+            }
+            *o = x as i32;
+        }
+        Ok(out)
+    };
+    let offsets = match (&op.offset, &op.offsets) {
+        (Some(_), Some(_)) => {
+            return Err(Error::invalid(
+                "op.offsets",
+                "give op.offset or op.offsets, not both",
+            ))
+        }
+        (None, None) => return Ok(GatherOffsets::None),
+        (Some(o), None) => GatherOffsets::Aoffi(pair(o, "op.offset")?),
+        (None, Some(v)) => {
+            if v.len() != 4 {
+                return Err(Error::invalid(
+                    "op.offsets",
+                    format!("must be 4 [i, j] pairs, got {}", v.len()),
+                ));
+            }
+            let mut p = [[0; 2]; 4];
+            for (k, (o, x)) in p.iter_mut().zip(v).enumerate() {
+                *o = pair(x, &format!("op.offsets[{k}]"))?;
+            }
+            GatherOffsets::Ptp(p)
+        }
+    };
+    if kind.is_cube() {
+        let field = if op.offset.is_some() {
+            "op.offset"
+        } else {
+            "op.offsets"
+        };
+        return Err(Error::invalid(
+            field,
+            format!("offsets are not allowed on {kind}"),
+        ));
+    }
+    Ok(offsets)
+}
+
+/// The `gather` op (tld4 / textureGather): every quad through
+/// [`quadtex_sampler::gather`] with the Vulkan profile.
+fn run_gather(case: &CaseJson, view: &TextureHeader, sampler: &SamplerHeader) -> Result<String> {
+    let op = &case.op;
+    let kind = view.kind;
+    if !matches!(
+        kind,
+        TextureKind::D2 | TextureKind::D2Array | TextureKind::Cube | TextureKind::CubeArray
+    ) {
+        return Err(Error::invalid(
+            "op.name",
+            format!("gather is not allowed on {kind} (2d, 2d_array, cube and cube_array only)"),
+        ));
+    }
+    let offsets = gather_offsets(op, kind)?;
+    let component = match op.component {
+        None => 0,
+        Some(c @ 0..=3) => c as u8,
+        Some(c) => {
+            return Err(Error::invalid(
+                "op.component",
+                format!("{c} is not 0, 1, 2 or 3"),
+            ))
+        }
+    };
+    let compare = compare_flag(op, view, sampler)?;
+    // Gather reads texels without filtering, so the sampler's filters do not
+    // apply (an integer format may come with a linear sampler, as GL's
+    // textureGather allows); everything else is checked as for sample.
+    let unfiltered = SamplerHeader {
+        mag_filter: Filter::Nearest,
+        min_filter: Filter::Nearest,
+        mipmap_mode: MipmapMode::None,
+        max_anisotropy: 1.0,
+        ..*sampler
+    };
+    unfiltered.validate_with(view)?;
+    let mut out = Printer::new();
+    for (qi, q) in case.quads.iter().enumerate() {
+        let w = format!("quads[{qi}]");
+        let mut quad = coords_quad(q, qi, "gather")?;
+        // No derivatives: inactive lanes need not run.
+        quad.helper = 0;
+        let dref = lane_floats(&q.dref, &w, "dref", compare)?;
+        let args = GatherArgs {
+            component,
+            offsets,
+            dref: if compare { dref } else { None },
+        };
+        let r = quadtex_sampler::gather(view, sampler, &Profile::VULKAN, &args, &quad);
+        out.quad(&texel_lanes(&r), quad.active, None, None);
+    }
+    Ok(out.finish())
+}
+
+/// Per-lane values of a quad result (`None` lanes print `null`).
+fn texel_lanes(r: &quadtex_sampler::QuadResult) -> [LaneValue; 4] {
+    [0, 1, 2, 3].map(|l| match r.texels[l] {
+        Some(t) => LaneValue::Texel(t, r.resident[l]),
+        None => LaneValue::Null,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// query_lod
+// ---------------------------------------------------------------------------
+
+/// The `query_lod` op (TMML.LOD / textureQueryLod): every quad through
+/// [`quadtex_sampler::query_lod`] with the Vulkan profile; lanes print `[x,
+/// y, 0, 0]` and `raw` the four TMML words.
+fn run_query_lod(
+    case: &CaseJson,
+    view: &TextureHeader,
+    sampler: &SamplerHeader,
+    derivatives: Derivatives,
+) -> Result<String> {
+    let op = &case.op;
+    let kind = view.kind;
+    if kind.is_multisample() {
+        return Err(Error::invalid(
+            "op.name",
+            format!("query_lod is not allowed on {kind} (it has no levels)"),
+        ));
+    }
+    let grad = match op.lod_mode.as_deref() {
+        None | Some("implicit") => false,
+        Some("grad") => true,
+        Some(o) => {
+            return Err(Error::invalid(
+                "op.lod_mode",
+                format!("`{o}` is not implicit or grad (the lod modes of query_lod)"),
+            ))
+        }
+    };
+    sampler.validate_with(view)?;
+    let profile = Profile {
+        derivatives,
+        ..Profile::VULKAN
+    };
+    let mut out = Printer::new();
+    for (qi, q) in case.quads.iter().enumerate() {
+        let w = format!("quads[{qi}]");
+        let quad = coords_quad(q, qi, "query_lod")?;
+        let ddx = lane_grads(&q.ddx, &w, "ddx", grad)?;
+        let ddy = lane_grads(&q.ddy, &w, "ddy", grad)?;
+        let lod = match (ddx, ddy) {
+            (Some(ddx), Some(ddy)) if grad => Lod::Grad { ddx, ddy },
+            _ => Lod::Implicit,
+        };
+        let args = SampleArgs {
+            lod,
+            derivatives: Some(derivatives),
+            ..SampleArgs::default()
+        };
+        let r = quadtex_sampler::query_lod(view, sampler, &profile, &args, &quad);
+        let lanes = r.map(|x| match x {
+            Some(x) => LaneValue::Texel(Texel::Float([x.accessed, x.lambda, 0.0, 0.0]), true),
+            None => LaneValue::Null,
+        });
+        out.quad(&lanes, quad.active, None, Some(r.map(|x| x.map(|x| x.raw))));
+    }
+    Ok(out.finish())
+}
+
+// ---------------------------------------------------------------------------
+// fetch
+// ---------------------------------------------------------------------------
+
+/// The `fetch` op (ld / texelFetch / ld2dms): every quad through
+/// [`quadtex_sampler::fetch`]. The sampler is parsed but not used; the
+/// offset may be given on every kind (fetch has no cube faces to cross).
+fn run_fetch(case: &CaseJson, view: &TextureHeader, offset: Option<[i32; 3]>) -> Result<String> {
+    view.validate()?;
+    let mut out = Printer::new();
+    for (qi, q) in case.quads.iter().enumerate() {
+        let w = format!("quads[{qi}]");
+        let active = active_mask(q, &w)?;
+        let icoords = q
+            .icoords
+            .as_ref()
+            .ok_or_else(|| Error::invalid(format!("{w}.icoords"), "is required for fetch"))?;
+        let icoords = lanes4(icoords, &format!("{w}.icoords"), |c, f| {
+            if c.len() != 4 {
+                return Err(Error::invalid(
+                    f,
+                    format!("must have 4 integers [x, y, z, layer], got {}", c.len()),
+                ));
+            }
+            let mut out = [0i32; 4];
+            for (k, (o, &x)) in out.iter_mut().zip(c).enumerate() {
+                *o = word(x, &format!("{f}[{k}]"))?;
+            }
+            Ok(out)
+        })?;
+        let ints = |v: &Option<Vec<i64>>, name: &str| -> Result<[i32; 4]> {
+            match v {
+                None => Ok([0; 4]),
+                Some(v) => lanes4(v, &format!("{w}.{name}"), |&x, f| word(x, f)),
+            }
+        };
+        let args = FetchArgs {
+            icoords,
+            level: ints(&q.level, "level")?,
+            sample: ints(&q.sample, "sample")?,
+            offset: offset.unwrap_or([0; 3]),
+        };
+        let r = quadtex_sampler::fetch(view, &args, active);
+        out.quad(&texel_lanes(&r), active, None, None);
+    }
+    Ok(out.finish())
+}
+
+// ---------------------------------------------------------------------------
 // RESULT
 // ---------------------------------------------------------------------------
 
@@ -770,7 +1036,15 @@ impl Printer {
         }
     }
 
-    fn quad(&mut self, lanes: &[LaneValue; 4], active: u8, samples: Option<[u32; 4]>) {
+    /// One quad: `lanes` and `resident`, then `samples` (size) or `raw`
+    /// (query_lod) when given; inactive lanes print `null` everywhere.
+    fn quad(
+        &mut self,
+        lanes: &[LaneValue; 4],
+        active: u8,
+        samples: Option<[u32; 4]>,
+        raw: Option<[Option<[u32; 4]>; 4]>,
+    ) {
         let o = &mut self.out;
         o.push_str(if self.quads == 0 { "\n" } else { ",\n" });
         self.quads += 1;
@@ -818,6 +1092,21 @@ impl Printer {
             }
             o.push(']');
         }
+        if let Some(raw) = raw {
+            o.push_str(", \"raw\": [");
+            for (l, x) in raw.iter().enumerate() {
+                if l > 0 {
+                    o.push_str(", ");
+                }
+                match x {
+                    Some(words) if active & (1 << l) != 0 => push_list(o, words, |o, x| {
+                        let _ = write!(o, "{x}");
+                    }),
+                    _ => o.push_str("null"),
+                }
+            }
+            o.push(']');
+        }
         o.push('}');
     }
 
@@ -856,6 +1145,12 @@ fn push_texel(o: &mut String, t: Texel) {
 /// `-0.0` stays negative zero in readers that turn `-0` into the integer 0)
 /// and switches to exponent form for tiny and huge values (`1e-45`, not 45
 /// zeros). Non-finite values are the strings the probe format names.
+///
+/// One adjustment: when the value lies exactly halfway between two
+/// shortest decimals (`1.01953125` between `1.0195312` and `1.0195313`),
+/// `{:?}` takes the upper one; this takes the one with the even last digit,
+/// as Python's `repr`, numpy and Ryu do, so that readers comparing the
+/// decimal text (or its f64 value) with theirs see the same number.
 fn push_f32(o: &mut String, x: f32) {
     if x.is_nan() {
         o.push_str("\"NaN\"");
@@ -866,7 +1161,62 @@ fn push_f32(o: &mut String, x: f32) {
             "\"-Infinity\""
         });
     } else {
-        let _ = write!(o, "{x:?}");
+        o.push_str(&shortest_ties_even(x));
+    }
+}
+
+/// `{:?}` of a finite `x`, with an exact tie between the two shortest
+/// decimals resolved to the even last digit (see [`push_f32`]).
+fn shortest_ties_even(x: f32) -> String {
+    let s = format!("{x:?}");
+    let sig = |t: &str| -> String {
+        let mant = t.split(['e', 'E']).next().unwrap_or("");
+        mant.chars()
+            .filter(char::is_ascii_digit)
+            .skip_while(|&c| c == '0')
+            .collect()
+    };
+    let digits = sig(&format!("{x:e}"));
+    let n = digits.len();
+    let odd = digits.bytes().last().is_some_and(|d| (d - b'0') % 2 == 1);
+    if x == 0.0 || !odd {
+        return s;
+    }
+    // The exact decimal value of x (an f32 has at most 112 significant
+    // digits, so 120 after the point is exact).
+    let exact = sig(&format!("{:.120e}", x as f64));
+    let exact = exact.trim_end_matches('0');
+    if exact.len() != n + 1 || !exact.ends_with('5') {
+        return s;
+    }
+    // Round the tie down instead: the truncated digits, whose last digit is
+    // the odd one minus 1.
+    let down = &exact[..n];
+    if down[..n - 1] != digits[..n - 1] {
+        return s;
+    }
+    let Some(new_last) = down.chars().last() else {
+        return s;
+    };
+    let mut seen = 0;
+    let mut out = String::with_capacity(s.len());
+    let mut in_mantissa = true;
+    for c in s.chars() {
+        if c == 'e' {
+            in_mantissa = false;
+        }
+        if in_mantissa && c.is_ascii_digit() && (seen > 0 || c != '0') {
+            seen += 1;
+            if seen == n {
+                out.push(new_last);
+                continue;
+            }
+        }
+        out.push(c);
+    }
+    match out.parse::<f32>() {
+        Ok(back) if back.to_bits() == x.to_bits() => out,
+        _ => s,
     }
 }
 
@@ -901,10 +1251,33 @@ mod tests {
             assert_eq!((back as f32).to_bits(), x.to_bits(), "{x} printed as {s}");
         }
         assert_eq!(f32_json(-0.0), "-0.0");
+        // Exact ties between two shortest decimals take the even digit.
+        assert_eq!(f32_json(1.0 + 5.0 / 256.0), "1.0195312");
+        assert_eq!(f32_json(-1.0 - 5.0 / 256.0), "-1.0195312");
+        assert_eq!(f32_json(9.0 / 2048.0), "0.0043945312");
+        assert_eq!(f32_json(1.0 + 57.0 / 256.0), "1.2226562");
         assert_eq!(f32_json(f32::from_bits(1)), "1e-45");
         assert_eq!(f32_json(0.5), "0.5");
         assert_eq!(f32_json(f32::NAN), "\"NaN\"");
         assert_eq!(f32_json(f32::NEG_INFINITY), "\"-Infinity\"");
+    }
+
+    #[test]
+    fn printed_floats_round_trip_and_stay_shortest_for_every_bit_pattern_sampled() {
+        let mut r = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..200_000 {
+            r ^= r << 13;
+            r ^= r >> 7;
+            r ^= r << 17;
+            let x = f32::from_bits((r >> 32) as u32);
+            if !x.is_finite() {
+                continue;
+            }
+            let s = f32_json(x);
+            let back: f64 = serde_json::from_str(&s).unwrap();
+            assert_eq!((back as f32).to_bits(), x.to_bits(), "{x:?} printed as {s}");
+            assert_eq!(s.len(), format!("{x:?}").len(), "{x:?} printed as {s}");
+        }
     }
 
     #[test]

@@ -508,17 +508,18 @@ fn bad_ops_and_samplers_exit_2() {
     let cases: Vec<(Edit, &str)> = vec![
         (|c| c["op"]["name"] = json!("blit"), "unknown op"),
         (
-            |c| c["op"]["name"] = json!("gather"),
-            "op gather is not implemented yet",
+            |c| {
+                c["op"] = json!({"name": "gather", "component": 4});
+            },
+            "op.component",
         ),
         (
-            |c| c["op"]["name"] = json!("query_lod"),
-            "op query_lod is not implemented yet",
+            |c| {
+                c["op"] = json!({"name": "query_lod", "lod_mode": "level"});
+            },
+            "op.lod_mode",
         ),
-        (
-            |c| c["op"]["name"] = json!("fetch"),
-            "op fetch is not implemented yet",
-        ),
+        (|c| c["op"] = json!({"name": "fetch"}), "quads[0].icoords"),
         (|c| c["op"]["lod_mode"] = json!("auto"), "op.lod_mode"),
         (
             |c| c["op"]["derivatives"] = json!("medium"),

@@ -6,8 +6,11 @@
 //! written out literally. What a texture *is* lives in `quadtex-format`.
 
 pub mod error;
+pub mod fetch;
+pub mod gather;
 pub mod header;
 mod kernel;
+pub mod lod;
 pub mod output;
 pub mod pool;
 pub mod profile;
@@ -17,10 +20,13 @@ pub mod reference;
 mod simd;
 
 pub use error::{Error, Result};
+pub use fetch::{fetch, FetchArgs};
+pub use gather::{gather, GatherArgs, GatherOffsets};
 pub use header::{
     AddressMode, BorderColor, CompareOp, Filter, HeaderType, MipmapMode, ReductionMode,
     SamplerHeader, Swizzle, TextureHeader,
 };
+pub use lod::{query_lod, LodResult};
 pub use pool::{Handle, Pools};
 pub use profile::Profile;
 pub use quad::{Lod, Quad, QuadResult, SampleArgs};
