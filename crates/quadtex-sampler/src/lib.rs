@@ -1,9 +1,12 @@
 //! `quadtex-sampler`: how a texture is read.
 //!
 //! Texture and sampler headers ([`TextureHeader`], [`SamplerHeader`]),
-//! profiles of the APIs ([`Profile`]), quads ([`Quad`]) and the operations
-//! on them. [`reference`] is the scalar twin of every kernel: SEMANTICS.md
-//! written out literally. What a texture *is* lives in `quadtex-format`.
+//! pools and bindless handles ([`Pools`]), profiles of the APIs
+//! ([`Profile`]), quads ([`Quad`]) and the operations on them: [`sample`]
+//! (through [`QuadSampler`]), [`gather`](fn@gather), [`query_lod`] and
+//! [`fetch`](fn@fetch). The [`reference`](mod@reference) module is the
+//! scalar twin of every kernel: SEMANTICS.md written out literally. What a
+//! texture *is* lives in `quadtex-format`.
 
 pub mod error;
 pub mod fetch;

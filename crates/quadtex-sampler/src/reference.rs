@@ -17,8 +17,7 @@
 //! like any other; a NaN lambda is
 //! taken as -Inf (magnification at the base level); NaN weights are 0.
 
-use quadtex_format::format::Aspect;
-use quadtex_format::{compressed, texel, SampleType, Texel, TexelAddr, TextureFormat, TextureKind};
+use quadtex_format::{texel, SampleType, Texel, TextureFormat, TextureKind};
 
 use crate::header::{
     AddressMode, BorderColor, Filter, MipmapMode, ReductionMode, SamplerHeader, Swizzle,
@@ -860,36 +859,9 @@ impl<'a> Ctx<'a> {
         dref: Option<f32>,
         int_result: &mut Option<Texel>,
     ) -> Read {
-        let tex = &self.view.texture;
-        let abs_level = self.view.base_level + level;
-        let resident = tex.is_resident(abs_level, layer, xyz[0], xyz[1], xyz[2]);
-        let at = TexelAddr::new(abs_level, layer, 0, xyz[0], xyz[1], xyz[2]);
-        let f = self.format;
-        let t = if !resident {
-            let zero = [0u8; 16];
-            if f.is_compressed() {
-                let mut out = [[0.0f32; 4]; compressed::MAX_BLOCK_TEXELS];
-                let _ = compressed::decode_block(f, &zero, &mut out);
-                Texel::Float(out[0])
-            } else {
-                texel::decode(f, Aspect::Color, &zero).unwrap_or(Texel::zero(self.ty))
-            }
-        } else {
-            match tex.texel_block(at) {
-                None => Texel::zero(self.ty),
-                Some(block) if f.is_compressed() => {
-                    let (bw, bh) = f.block_extent();
-                    let mut out = [[0.0f32; 4]; compressed::MAX_BLOCK_TEXELS];
-                    match compressed::decode_block(f, block, &mut out) {
-                        Ok(()) => Texel::Float(out[((xyz[1] % bh) * bw + xyz[0] % bw) as usize]),
-                        Err(_) => Texel::zero(self.ty),
-                    }
-                }
-                Some(block) => {
-                    texel::decode(f, f.default_aspect(), block).unwrap_or(Texel::zero(self.ty))
-                }
-            }
-        };
+        // One decode for every operation (non-resident texels read as zero
+        // memory), then the per-texel compare.
+        let (t, resident) = crate::fetch::load(self, self.view.base_level + level, layer, 0, xyz);
         match t {
             Texel::Float(v) => {
                 if let Some(r) = dref {
