@@ -9,8 +9,6 @@
 //! is repeated here (see `footprint`) because the query also needs the
 //! ellipse axes, which the private `Ctx::lambda` does not return.
 
-use quadtex_format::TextureKind;
-
 use crate::header::{MipmapMode, SamplerHeader, TextureHeader};
 use crate::profile::Profile;
 use crate::quad::{Quad, SampleArgs};
@@ -125,61 +123,14 @@ struct Footprint {
     log2_ratio: f32,
 }
 
-/// The Jacobian of the lane in texels, its lambda and its ellipse.
-///
-/// The lambda lines mirror the private `Ctx::lambda` of reference.rs (kept
-/// in step by the `query_lod_lambda_matches_sample_level_selection` test):
-/// Euclidean scale factors `rho = max(|J e_x|, |J e_y|)` without
-/// anisotropy; with it the singular values `s1 >= s2` of `J`, `eta =
-/// min(s1 / s2, maxAniso)` and lambda = `log2(s1 / eta)`.
+/// The lane's lambda (before bias) and ellipse: the footprint and lambda
+/// are the reference's (`Ctx::footprint`, `Ctx::footprint_lambda`), so the
+/// query and `sample` cannot drift apart.
 fn footprint(ctx: &Ctx<'_>, lc: &LaneCoords) -> Footprint {
-    let n = if ctx.view.kind.is_cube() {
-        2
-    } else {
-        match ctx.view.kind {
-            TextureKind::D1 | TextureKind::D1Array => 1,
-            TextureKind::D3 => 3,
-            _ => 2,
-        }
-    };
-    let base = ctx.level_dims(0);
-    let scale = |d: [f32; 3]| -> [f32; 3] {
-        if ctx.smp.unnormalized {
-            d
-        } else {
-            [
-                d[0] * base[0] as f32,
-                d[1] * base[1] as f32,
-                d[2] * base[2] as f32,
-            ]
-        }
-    };
-    let mut jx = scale(lc.ddx);
-    let mut jy = scale(lc.ddy);
-    for k in n..3 {
-        jx[k] = 0.0;
-        jy[k] = 0.0;
-    }
-    let dot = |a: [f32; 3], b: [f32; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-    let a = dot(jx, jx);
-    let c = dot(jy, jy);
-    let b = dot(jx, jy);
-    let root = ((a - c) * (a - c) + 4.0 * b * b).sqrt();
-    let s1 = ((a + c + root) * 0.5).max(0.0).sqrt();
-    let s2 = ((a + c - root) * 0.5).max(0.0).sqrt();
-    let max_aniso = ctx.profile.aniso_levels.quantize(ctx.smp.max_anisotropy);
-    let lambda = if max_aniso <= 1.0 {
-        a.sqrt().max(c.sqrt()).log2()
-    } else {
-        let eta = if s1 == 0.0 || !s1.is_finite() {
-            1.0
-        } else if s2 == 0.0 {
-            max_aniso
-        } else {
-            (s1 / s2).min(max_aniso)
-        };
-        (s1 / eta).log2()
-    };
+    let fp = ctx.footprint(lc);
+    let (lambda, _) = ctx.footprint_lambda(&fp);
+    let (s1, s2) = fp.axes();
+    let (a, b, c, jx, jy) = (fp.a, fp.b, fp.c, fp.jx, fp.jy);
     if !(s1 > 0.0 && s1.is_finite()) {
         return Footprint {
             lambda,

@@ -376,7 +376,9 @@ impl<'a> Ctx<'a> {
     }
 
     /// Lambda before clamping, and the anisotropic footprint.
-    fn lambda(&self, lc: &LaneCoords) -> (f32, Aniso) {
+    /// The lane's footprint in texels of the view's base level (Vulkan
+    /// "Scale Factor"; texels directly for unnormalized coordinates).
+    pub(crate) fn footprint(&self, lc: &LaneCoords) -> Footprint {
         let n = if self.view.kind.is_cube() {
             2
         } else {
@@ -400,18 +402,26 @@ impl<'a> Ctx<'a> {
             jy[k] = 0.0;
         }
         let dot = |a: [f32; 3], b: [f32; 3]| a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-        let a = dot(jx, jx);
-        let c = dot(jy, jy);
+        Footprint {
+            jx,
+            jy,
+            a: dot(jx, jx),
+            b: dot(jx, jy),
+            c: dot(jy, jy),
+        }
+    }
+
+    /// Lambda before any bias, and the anisotropy ratio eta (1 when
+    /// isotropic): `log2(max(|jx|, |jy|))` (the Euclidean scale factor)
+    /// without anisotropy; with it `log2(s1 / eta)`, `eta = min(s1 / s2,
+    /// maxAniso)` over the ellipse's axes (Vulkan "Level-of-Detail
+    /// Operation", SEMANTICS.md section 2).
+    pub(crate) fn footprint_lambda(&self, fp: &Footprint) -> (f32, f32) {
         let max_aniso = self.profile.aniso_levels.quantize(self.smp.max_anisotropy);
         if max_aniso <= 1.0 {
-            let rho = a.sqrt().max(c.sqrt());
-            return (rho.log2(), Aniso::none());
+            return (fp.a.sqrt().max(fp.c.sqrt()).log2(), 1.0);
         }
-        // Ellipse axes: singular values of J = [jx jy].
-        let b = dot(jx, jy);
-        let root = ((a - c) * (a - c) + 4.0 * b * b).sqrt();
-        let s1 = ((a + c + root) * 0.5).max(0.0).sqrt();
-        let s2 = ((a + c - root) * 0.5).max(0.0).sqrt();
+        let (s1, s2) = fp.axes();
         let eta = if s1 == 0.0 || !s1.is_finite() {
             1.0
         } else if s2 == 0.0 {
@@ -419,6 +429,18 @@ impl<'a> Ctx<'a> {
         } else {
             (s1 / s2).min(max_aniso)
         };
+        ((s1 / eta).log2(), eta)
+    }
+
+    /// Lambda before bias, and the anisotropic taps.
+    fn lambda(&self, lc: &LaneCoords) -> (f32, Aniso) {
+        let fp = self.footprint(lc);
+        let (lambda, eta) = self.footprint_lambda(&fp);
+        if self.profile.aniso_levels.quantize(self.smp.max_anisotropy) <= 1.0 {
+            return (lambda, Aniso::none());
+        }
+        let (s1, _) = fp.axes();
+        let (a, b, c) = (fp.a, fp.b, fp.c);
         let taps = eta.ceil().clamp(1.0, 16.0) as u32;
         // Major axis in screen space: eigenvector of J^T J for s1^2.
         let l1 = s1 * s1;
@@ -433,7 +455,7 @@ impl<'a> Ctx<'a> {
         } else {
             [0.0; 3]
         };
-        ((s1 / eta).log2(), Aniso { taps, axis })
+        (lambda, Aniso { taps, axis })
     }
 
     /// Lambda, the filter and the (at most two) levels with their weights
@@ -888,6 +910,28 @@ impl<'a> Ctx<'a> {
 pub(crate) struct Aniso {
     pub(crate) taps: u32,
     pub(crate) axis: [f32; 3],
+}
+
+/// A lane's footprint: the Jacobian columns `jx = dP/dx`, `jy = dP/dy` in
+/// texels (unused axes 0) and `J^T J = [[a, b], [b, c]]`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Footprint {
+    pub(crate) jx: [f32; 3],
+    pub(crate) jy: [f32; 3],
+    pub(crate) a: f32,
+    pub(crate) b: f32,
+    pub(crate) c: f32,
+}
+
+impl Footprint {
+    /// The ellipse's semi-axes: the singular values `s1 >= s2` of J.
+    pub(crate) fn axes(&self) -> (f32, f32) {
+        let (a, b, c) = (self.a, self.b, self.c);
+        let root = ((a - c) * (a - c) + 4.0 * b * b).sqrt();
+        let s1 = ((a + c + root) * 0.5).max(0.0).sqrt();
+        let s2 = ((a + c - root) * 0.5).max(0.0).sqrt();
+        (s1, s2)
+    }
 }
 
 /// One lane's level selection.
