@@ -283,6 +283,8 @@ pub(crate) struct Ctx<'a> {
     pub(crate) ty: SampleType,
     /// Base level extent of the view.
     base: [u32; 3],
+    /// The view's swizzle is `rgba` (checked once, not per lane).
+    identity_swizzle: bool,
 }
 
 /// The result of reading one texel: the value (compare applied) and
@@ -304,6 +306,7 @@ impl<'a> Ctx<'a> {
             format,
             ty: format.sample_type(),
             base: [e.width, e.height, e.depth],
+            identity_swizzle: view.swizzle == Swizzle::IDENTITY,
         }
     }
 
@@ -587,10 +590,10 @@ impl<'a> Ctx<'a> {
 
     #[inline]
     pub(crate) fn swizzle(&self, t: Texel) -> Texel {
-        let sw = self.view.swizzle;
-        if sw == Swizzle::IDENTITY {
+        if self.identity_swizzle {
             return t;
         }
+        let sw = self.view.swizzle;
         let pick = |v: [u32; 4], one: u32| {
             sw.map(|s| match s {
                 Swizzle::R => v[0],
