@@ -12,6 +12,7 @@ pub mod error;
 pub mod fetch;
 pub mod gather;
 pub mod header;
+pub mod isa;
 mod kernel;
 pub mod lod;
 pub mod output;

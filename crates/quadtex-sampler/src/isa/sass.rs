@@ -1,0 +1,1413 @@
+//! NVIDIA SASS texture instructions: TLD4 (seed 000) and TMML.LOD (seed
+//! 001) on a four-lane register file.
+//!
+//! What lives here: the register file of one quad ([`RegFile`]), the
+//! instruction structs ([`Tld4`], [`TmmlLod`], [`Instruction`]), their text
+//! parser ([`parse`]), operand decoding (the Ra/Rb packing tables and the
+//! alignment rules of seed 001, which seed 000 shares), AOFFI/PTP unpacking
+//! and the destination write-back. What does not: the gather and the LOD
+//! query themselves ([`crate::gather()`], [`crate::query_lod`]).
+//!
+//! Emulator choices the seeds leave open:
+//! - `.phase` (`.T`, `.P`) only steers the hardware's scheduling hash; it
+//!   is accepted and has no effect.
+//! - The handle (`.B`), the offsets and the reference are per-lane
+//!   registers, while a core call takes one view and one set of offsets per
+//!   quad. Lanes whose handle or offset registers differ are run as separate
+//!   quads, each with the other lanes switched off (so the partial-quad rule
+//!   applies to each group as it would to a quad with those lanes alone).
+//! - Coordinates are read from all four lanes' registers, active or not, so
+//!   `.NDV` derivatives see the stale registers of inactive lanes, as seed
+//!   000 describes.
+//! - A lane whose guard predicate (`@Pg`) is false does not run at all.
+//! - `.NDV` on TLD4 only matters for a `TWO_D_NO_MIPMAP` header (TLD4 as
+//!   TEX); the gather core takes no `ndv` flag, so it is ignored there.
+
+use std::fmt;
+
+use quadtex_format::TextureKind;
+
+use crate::gather::{gather, GatherArgs, GatherOffsets};
+use crate::header::TextureHeader;
+use crate::lod::query_lod;
+use crate::output::{to_words, write_masked, OutputType};
+use crate::pool::{ts_ptr_idx, Handle, Pools};
+use crate::profile::Profile;
+use crate::quad::{Quad, SampleArgs};
+
+/// `RZ`: register 255 reads 0 and ignores writes.
+pub const RZ: u8 = 255;
+/// `PT`: predicate 7 reads true and ignores writes.
+pub const PT: u8 = 7;
+
+/// The registers of one quad: 4 lanes x 256 32-bit registers (R255 = RZ)
+/// and 7 writable predicates per lane (P7 = PT). Lane order is the quad's
+/// (0 = (x, y), 1 = (x+1, y), 2 = (x, y+1), 3 = (x+1, y+1)).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegFile {
+    regs: [[u32; 256]; 4],
+    preds: [[bool; 7]; 4],
+}
+
+impl Default for RegFile {
+    fn default() -> Self {
+        RegFile {
+            regs: [[0; 256]; 4],
+            preds: [[false; 7]; 4],
+        }
+    }
+}
+
+impl RegFile {
+    /// All registers 0, all predicates false.
+    pub fn new() -> RegFile {
+        RegFile::default()
+    }
+
+    /// Register `r` of `lane`: RZ (and anything past it, or a lane past 3)
+    /// reads 0.
+    pub fn get(&self, lane: usize, r: usize) -> u32 {
+        if r >= RZ as usize {
+            return 0;
+        }
+        self.regs.get(lane).map_or(0, |l| l[r])
+    }
+
+    /// Register `r` of `lane` as fp32.
+    pub fn get_f32(&self, lane: usize, r: usize) -> f32 {
+        f32::from_bits(self.get(lane, r))
+    }
+
+    /// Writes register `r` of `lane`; writes to RZ (or past it) are dropped.
+    pub fn set(&mut self, lane: usize, r: usize, v: u32) {
+        if r < RZ as usize {
+            if let Some(l) = self.regs.get_mut(lane) {
+                l[r] = v;
+            }
+        }
+    }
+
+    /// Writes `v` as fp32 bits.
+    pub fn set_f32(&mut self, lane: usize, r: usize, v: f32) {
+        self.set(lane, r, v.to_bits());
+    }
+
+    /// Predicate `p` of `lane`: PT (and anything past it) reads true.
+    pub fn pred(&self, lane: usize, p: u8) -> bool {
+        if p >= PT {
+            return true;
+        }
+        self.preds.get(lane).is_some_and(|l| l[p as usize])
+    }
+
+    /// Writes predicate `p` of `lane`; writes to PT are dropped.
+    pub fn set_pred(&mut self, lane: usize, p: u8, v: bool) {
+        if p < PT {
+            if let Some(l) = self.preds.get_mut(lane) {
+                l[p as usize] = v;
+            }
+        }
+    }
+}
+
+/// What an instruction can refuse: bad text, or an operand combination the
+/// seeds forbid.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum IsaError {
+    /// A token that does not parse where it stands.
+    Parse {
+        /// The offending token (empty at the end of the text).
+        token: String,
+        /// What was expected there.
+        expected: &'static str,
+    },
+    /// A register tuple not aligned to its size (seed 001, alignment rules).
+    Misaligned {
+        /// `"Rd"`, `"Ra"` or `"Rb"`.
+        operand: &'static str,
+        /// The register number given.
+        reg: u8,
+        /// The alignment required.
+        align: u8,
+    },
+    /// RZ given for Ra/Rb although parameters are packed there (seed 001,
+    /// rule 4).
+    RzOperand {
+        /// `"Ra"` or `"Rb"`.
+        operand: &'static str,
+    },
+    /// A modifier or paramA the instruction does not take (seed 000: TLD4
+    /// is 2D/CUBE/ARRAY_2D/ARRAY_CUBE only; AOFFI and PTP are not supported
+    /// with cube maps).
+    Unsupported(&'static str),
+}
+
+impl fmt::Display for IsaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            IsaError::Parse { token, expected } => {
+                write!(f, "unexpected token `{token}`: expected {expected}")
+            }
+            IsaError::Misaligned {
+                operand,
+                reg,
+                align,
+            } => write!(f, "{operand} = R{reg} must be aligned to {align}"),
+            IsaError::RzOperand { operand } => {
+                write!(f, "{operand} is RZ but carries parameters")
+            }
+            IsaError::Unsupported(what) => write!(f, "unsupported: {what}"),
+        }
+    }
+}
+
+impl std::error::Error for IsaError {}
+
+/// `#paramA`: the source coordinate description (seed 000, seed 001 tables).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParamA {
+    /// `1D`: s (TMML only).
+    OneD,
+    /// `2D`: s, t.
+    TwoD,
+    /// `3D`: s, t, r (TMML only).
+    ThreeD,
+    /// `CUBE`: s, t, r.
+    Cube,
+    /// `ARRAY_1D`: a, s (TMML only).
+    Array1D,
+    /// `ARRAY_2D`: a, s, t.
+    Array2D,
+    /// `ARRAY_CUBE`: a, s, t, r.
+    ArrayCube,
+}
+
+/// The coordinate class a paramA and a header type must share (seed 000:
+/// "array specifiers can be freely used with non-array textures ...
+/// provided the number of coordinates matches").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Dim {
+    One,
+    Two,
+    Three,
+    Cube,
+}
+
+impl ParamA {
+    /// Parses the seeds' spelling (`2D`, `ARRAY_CUBE`, ...).
+    pub fn from_name(s: &str) -> Option<ParamA> {
+        Some(match s {
+            "1D" => ParamA::OneD,
+            "2D" => ParamA::TwoD,
+            "3D" => ParamA::ThreeD,
+            "CUBE" => ParamA::Cube,
+            "ARRAY_1D" => ParamA::Array1D,
+            "ARRAY_2D" => ParamA::Array2D,
+            "ARRAY_CUBE" => ParamA::ArrayCube,
+            _ => return None,
+        })
+    }
+
+    /// Whether Ra+0 carries the array index.
+    pub const fn is_array(self) -> bool {
+        matches!(self, ParamA::Array1D | ParamA::Array2D | ParamA::ArrayCube)
+    }
+
+    /// The fp32 coordinates after the array index (s; s, t; s, t, r).
+    pub const fn coords(self) -> usize {
+        match self {
+            ParamA::OneD | ParamA::Array1D => 1,
+            ParamA::TwoD | ParamA::Array2D => 2,
+            ParamA::ThreeD | ParamA::Cube | ParamA::ArrayCube => 3,
+        }
+    }
+
+    /// Whether this is a cube form (no AOFFI/PTP, seed 000).
+    pub const fn is_cube(self) -> bool {
+        matches!(self, ParamA::Cube | ParamA::ArrayCube)
+    }
+
+    const fn dim(self) -> Dim {
+        match self {
+            ParamA::OneD | ParamA::Array1D => Dim::One,
+            ParamA::TwoD | ParamA::Array2D => Dim::Two,
+            ParamA::ThreeD => Dim::Three,
+            ParamA::Cube | ParamA::ArrayCube => Dim::Cube,
+        }
+    }
+
+    /// Whether the view's type takes this description; a mismatch returns
+    /// zeros (seed 000). Multisample views match nothing.
+    pub fn matches(self, view: &TextureHeader) -> bool {
+        let d = match view.kind {
+            TextureKind::D1 | TextureKind::D1Array => Dim::One,
+            TextureKind::D2 | TextureKind::D2Array => Dim::Two,
+            TextureKind::D3 => Dim::Three,
+            TextureKind::Cube | TextureKind::CubeArray => Dim::Cube,
+            TextureKind::D2Ms | TextureKind::D2MsArray => return false,
+        };
+        d == self.dim()
+    }
+
+    /// Registers read from Ra.
+    pub const fn ra_count(self) -> usize {
+        self.is_array() as usize + self.coords()
+    }
+}
+
+/// `.toff` of TLD4 (seed 000).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Toff {
+    /// No offset.
+    #[default]
+    None,
+    /// `.AOFFI`: one register `((w & 0x3f) << 16) | ((v & 0x3f) << 8) | (u
+    /// & 0x3f)`.
+    Aoffi,
+    /// `.PTP`: two registers of four 6-bit offsets each.
+    Ptp,
+}
+
+impl Toff {
+    const fn regs(self) -> usize {
+        match self {
+            Toff::None => 0,
+            Toff::Aoffi => 1,
+            Toff::Ptp => 2,
+        }
+    }
+}
+
+/// An instruction guard `@Pg` / `@!Pg`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Guard {
+    /// Predicate number (7 = PT).
+    pub pred: u8,
+    /// `@!Pg`.
+    pub negate: bool,
+}
+
+/// Where the handle comes from: `.B` reads it from Rb+0, otherwise it is
+/// the constant-bank word `#tsPtrIdxU13` (`{#smpU05, #tidU08}` in the
+/// Fermi form) (seeds 000 and 001).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TexSource {
+    /// `.B`: bindless, `samplerPtr[31:20] | headerPtr[19:0]` in Rb+0.
+    Bindless,
+    /// `#tsPtrIdxU13` into [`Pools::const_bank`].
+    Bound(u16),
+}
+
+/// The 6-bit two's-complement field at `shift` (AOFFI, PTP; seed 000).
+pub const fn s6(word: u32, shift: u32) -> i32 {
+    (((word >> shift) & 0x3f) as i32) << 26 >> 26
+}
+
+/// `.AOFFI` unpacked: `[u, v, w]`, each -32..=31 (seed 000).
+pub const fn unpack_aoffi(word: u32) -> [i32; 3] {
+    [s6(word, 0), s6(word, 8), s6(word, 16)]
+}
+
+/// `.AOFFI` packed from `[u, v, w]` (the low 6 bits of each).
+pub const fn pack_aoffi(o: [i32; 3]) -> u32 {
+    (((o[2] as u32) & 0x3f) << 16) | (((o[1] as u32) & 0x3f) << 8) | ((o[0] as u32) & 0x3f)
+}
+
+/// `.PTP` unpacked: `[[ds_k, dt_k]; 4]` from `dt1|ds1|dt0|ds0` and
+/// `dt3|ds3|dt2|ds2` (seed 000).
+pub const fn unpack_ptp(w0: u32, w1: u32) -> [[i32; 2]; 4] {
+    [
+        [s6(w0, 0), s6(w0, 8)],
+        [s6(w0, 16), s6(w0, 24)],
+        [s6(w1, 0), s6(w1, 8)],
+        [s6(w1, 16), s6(w1, 24)],
+    ]
+}
+
+/// `.PTP` packed from `[[ds_k, dt_k]; 4]` (the low 6 bits of each).
+pub const fn pack_ptp(o: [[i32; 2]; 4]) -> [u32; 2] {
+    const fn f(v: i32, sh: u32) -> u32 {
+        ((v as u32) & 0x3f) << sh
+    }
+    [
+        f(o[0][0], 0) | f(o[0][1], 8) | f(o[1][0], 16) | f(o[1][1], 24),
+        f(o[2][0], 0) | f(o[2][1], 8) | f(o[3][0], 16) | f(o[3][1], 24),
+    ]
+}
+
+/// TLD4: the four texels of the bilinear footprint, one component each
+/// (seed 000):
+/// `TLD4.comp{.B}{.toff}{.DC}{.NDV}{.NODEP}{.phase} {Ps,} Rd, Ra{, Rb},
+/// #tsPtrIdxU13 | #tidU08, #smpU05, #paramA{, #wmskU04}`.
+///
+/// Ra: `{array[15:0]}, s, t, {r}`; Rb: `{handle (.B)}, {AOFFI | PTP0,
+/// PTP1}, {dref (.DC)}`, absent parameters compacted upwards. Rd..Rd+3
+/// receive `[T(i0, j1), T(i1, j1), T(i1, j0), T(i0, j0)]` under `wmsk`;
+/// `Ps` is true where a touched texel was not resident.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tld4 {
+    /// `@Pg` / `@!Pg`.
+    pub guard: Option<Guard>,
+    /// `.comp`: 0 = R, 1 = G, 2 = B, 3 = A.
+    pub component: u8,
+    /// Bindless (`.B`) or the constant-bank index.
+    pub source: TexSource,
+    /// `.AOFFI` / `.PTP`.
+    pub toff: Toff,
+    /// `.DC`: depth compare against Rb's reference.
+    pub dc: bool,
+    /// `.NDV` (see the module doc).
+    pub ndv: bool,
+    /// `.NODEP`: helper lanes do not fetch; their destinations stay.
+    pub nodep: bool,
+    /// `Ps`: sparse-fault predicate destination.
+    pub ps: Option<u8>,
+    /// Rd.
+    pub rd: u8,
+    /// Ra.
+    pub ra: u8,
+    /// Rb (RZ when absent).
+    pub rb: u8,
+    /// `#paramA`: 2D, CUBE, ARRAY_2D or ARRAY_CUBE.
+    pub param_a: ParamA,
+    /// `#wmskU04` (default 0xf).
+    pub wmsk: u8,
+}
+
+/// TMML.LOD: the level-of-detail words of [`crate::lod::LodResult::raw`]
+/// (seed 001):
+/// `TMML{.B}.LOD{.NDV}{.NODEP}{.phase} Rd, Ra, {Rb}, #tsPtrIdxU13 |
+/// #tidU08, #smpU05, #paramA{, #wmskU04}`.
+///
+/// Ra: `{array[15:0]}, s, {t}, {r}`; Rb: `{handle (.B)}`. Rd..Rd+3 receive
+/// R (S8.8 lambda'), G (U8.8 accessed level), B (major axis), A (log2 of
+/// the axis ratio) under `wmsk`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TmmlLod {
+    /// `@Pg` / `@!Pg`.
+    pub guard: Option<Guard>,
+    /// Bindless (`.B`) or the constant-bank index.
+    pub source: TexSource,
+    /// `.NDV`: derivatives from all four lanes, no partial-quad rule.
+    pub ndv: bool,
+    /// `.NODEP`: helper lanes do not query; their destinations stay.
+    pub nodep: bool,
+    /// Rd.
+    pub rd: u8,
+    /// Ra.
+    pub ra: u8,
+    /// Rb (RZ when absent).
+    pub rb: u8,
+    /// `#paramA`.
+    pub param_a: ParamA,
+    /// `#wmskU04` (default 0xf).
+    pub wmsk: u8,
+}
+
+/// A parsed SASS texture instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Instruction {
+    /// TLD4 (seed 000).
+    Tld4(Tld4),
+    /// TMML.LOD (seed 001).
+    TmmlLod(TmmlLod),
+}
+
+impl Instruction {
+    /// Runs the instruction on the quad in `regs`: lanes in `active` want
+    /// results, `helper` lanes run for derivatives (and, without `.NODEP`,
+    /// fetch and write like active ones). Lanes in neither are untouched.
+    pub fn execute(
+        &self,
+        regs: &mut RegFile,
+        pools: &Pools,
+        active: u8,
+        helper: u8,
+    ) -> Result<(), IsaError> {
+        match self {
+            Instruction::Tld4(i) => i.execute(regs, pools, active, helper),
+            Instruction::TmmlLod(i) => i.execute(regs, pools, active, helper),
+        }
+    }
+}
+
+/// The alignment of a tuple of `n` registers (seed 001, rule 2): 1, 2, or
+/// 4 for 3 and 4.
+const fn align_of(n: usize) -> u8 {
+    match n {
+        0 | 1 => 1,
+        2 => 2,
+        _ => 4,
+    }
+}
+
+/// Seed 001 rules 1, 2 and 4 for Rd, Ra and Rb.
+fn check_regs(rd: u8, wmsk: u8, ra: u8, na: usize, rb: u8, nb: usize) -> Result<(), IsaError> {
+    if wmsk > 0xf {
+        return Err(IsaError::Unsupported("write mask wider than 4 bits"));
+    }
+    let nd = wmsk.count_ones() as usize;
+    if rd != RZ && rd % align_of(nd) != 0 {
+        return Err(IsaError::Misaligned {
+            operand: "Rd",
+            reg: rd,
+            align: align_of(nd),
+        });
+    }
+    for (operand, r, n) in [("Ra", ra, na), ("Rb", rb, nb)] {
+        if n == 0 {
+            continue;
+        }
+        if r == RZ {
+            return Err(IsaError::RzOperand { operand });
+        }
+        if r % align_of(n) != 0 {
+            return Err(IsaError::Misaligned {
+                operand,
+                reg: r,
+                align: align_of(n),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// The lanes that run `(active, helper)` after the guard and `.NODEP`.
+fn lanes(regs: &RegFile, guard: Option<Guard>, active: u8, helper: u8, nodep: bool) -> (u8, u8) {
+    let mut g = 0xf;
+    if let Some(Guard { pred, negate }) = guard {
+        g = 0;
+        for lane in 0..4 {
+            if regs.pred(lane, pred) != negate {
+                g |= 1 << lane;
+            }
+        }
+    }
+    let helper = helper & g & 0xf;
+    let active = active & g & 0xf;
+    if nodep {
+        (active & !helper, 0)
+    } else {
+        (active, helper)
+    }
+}
+
+/// Quad coordinates from Ra for every lane (inactive lanes' registers too:
+/// `.NDV` derivatives read them): `[s, t, r, layer]`, `[x, y, z, cube]`.
+fn coords(regs: &RegFile, ra: u8, p: ParamA) -> [[f32; 4]; 4] {
+    let mut out = [[0.0; 4]; 4];
+    let ra = ra as usize;
+    for (lane, c) in out.iter_mut().enumerate() {
+        let (layer, first) = if p.is_array() {
+            ((regs.get(lane, ra) & 0xffff) as f32, ra + 1)
+        } else {
+            (0.0, ra)
+        };
+        for (k, v) in c.iter_mut().take(p.coords()).enumerate() {
+            *v = regs.get_f32(lane, first + k);
+        }
+        if p.dim() != Dim::Three {
+            c[3] = layer;
+        }
+    }
+    out
+}
+
+/// The handle of each lane.
+fn handles(regs: &RegFile, pools: &Pools, source: TexSource, rb: u8) -> [Handle; 4] {
+    match source {
+        TexSource::Bindless => [0, 1, 2, 3].map(|lane| Handle(regs.get(lane, rb as usize))),
+        TexSource::Bound(idx) => [pools.bound_handle(idx); 4],
+    }
+}
+
+/// Lane groups that share a key, each a lane mask within `run`.
+fn groups<K: PartialEq + Copy>(keys: [K; 4], run: u8) -> Vec<(K, u8)> {
+    let mut out: Vec<(K, u8)> = Vec::with_capacity(4);
+    for (lane, k) in keys.iter().enumerate() {
+        if run & (1 << lane) == 0 {
+            continue;
+        }
+        match out.iter_mut().find(|(g, _)| g == k) {
+            Some((_, m)) => *m |= 1 << lane,
+            None => out.push((*k, 1 << lane)),
+        }
+    }
+    out
+}
+
+/// Writes one lane's result words to Rd..Rd+3 under `wmsk`.
+fn write_back(regs: &mut RegFile, lane: usize, rd: u8, words: [u32; 4], wmsk: u8) {
+    let rd = rd as usize;
+    let mut dst = [0, 1, 2, 3].map(|c| regs.get(lane, rd + c));
+    write_masked(&mut dst, words, wmsk);
+    for (c, w) in dst.iter().enumerate() {
+        regs.set(lane, rd + c, *w);
+    }
+}
+
+impl Tld4 {
+    /// Registers read from Rb: handle, offsets, reference.
+    pub const fn rb_count(&self) -> usize {
+        matches!(self.source, TexSource::Bindless) as usize + self.toff.regs() + self.dc as usize
+    }
+
+    /// The operand rules of seeds 000 and 001.
+    pub fn validate(&self) -> Result<(), IsaError> {
+        if !matches!(
+            self.param_a,
+            ParamA::TwoD | ParamA::Cube | ParamA::Array2D | ParamA::ArrayCube
+        ) {
+            return Err(IsaError::Unsupported(
+                "TLD4 takes 2D, CUBE, ARRAY_2D or ARRAY_CUBE",
+            ));
+        }
+        if self.param_a.is_cube() && self.toff != Toff::None {
+            return Err(IsaError::Unsupported("AOFFI/PTP with a cube paramA"));
+        }
+        if self.component > 3 {
+            return Err(IsaError::Unsupported("component past A"));
+        }
+        check_regs(
+            self.rd,
+            self.wmsk,
+            self.ra,
+            self.param_a.ra_count(),
+            self.rb,
+            self.rb_count(),
+        )
+    }
+
+    /// Runs TLD4 (see [`Instruction::execute`]).
+    pub fn execute(
+        &self,
+        regs: &mut RegFile,
+        pools: &Pools,
+        active: u8,
+        helper: u8,
+    ) -> Result<(), IsaError> {
+        self.validate()?;
+        let (active, helper) = lanes(regs, self.guard, active, helper, self.nodep);
+        let run = active | helper;
+        if run == 0 {
+            return Ok(());
+        }
+        let coords = coords(regs, self.ra, self.param_a);
+        let hs = handles(regs, pools, self.source, self.rb);
+        let mut rb = self.rb as usize + matches!(self.source, TexSource::Bindless) as usize;
+        let toff = [0, 1, 2, 3].map(|lane| (regs.get(lane, rb), regs.get(lane, rb + 1)));
+        rb += self.toff.regs();
+        let dref = self
+            .dc
+            .then(|| [0, 1, 2, 3].map(|lane| regs.get_f32(lane, rb)));
+        let keys = [0, 1, 2, 3].map(|lane| match self.toff {
+            Toff::None => (hs[lane], 0, 0),
+            Toff::Aoffi => (hs[lane], toff[lane].0, 0),
+            Toff::Ptp => (hs[lane], toff[lane].0, toff[lane].1),
+        });
+        let mut result = [([0u32; 4], false); 4];
+        for ((h, t0, t1), mask) in groups(keys, run) {
+            let Some((view, smp)) = pools.resolve(h) else {
+                continue;
+            };
+            if !self.param_a.matches(view) {
+                continue;
+            }
+            let offsets = match self.toff {
+                Toff::None => GatherOffsets::None,
+                Toff::Aoffi => {
+                    let [u, v, _] = unpack_aoffi(t0);
+                    GatherOffsets::Aoffi([u, v])
+                }
+                Toff::Ptp => GatherOffsets::Ptp(unpack_ptp(t0, t1)),
+            };
+            let args = GatherArgs {
+                component: self.component,
+                offsets,
+                dref,
+            };
+            let quad = Quad {
+                coords,
+                active: active & mask,
+                helper: helper & mask,
+            };
+            let r = gather(view, smp, &Profile::NV_SASS, &args, &quad);
+            let ps = r.predicate(&Profile::NV_SASS);
+            for (lane, out) in result.iter_mut().enumerate() {
+                if mask & (1 << lane) != 0 {
+                    if let Some(t) = r.texels[lane] {
+                        *out = (to_words(t, OutputType::Words), ps[lane]);
+                    }
+                }
+            }
+        }
+        for (lane, (words, fault)) in result.iter().enumerate() {
+            if run & (1 << lane) == 0 {
+                continue;
+            }
+            write_back(regs, lane, self.rd, *words, self.wmsk);
+            if let Some(p) = self.ps {
+                regs.set_pred(lane, p, *fault);
+            }
+        }
+        Ok(())
+    }
+}
+
+impl TmmlLod {
+    /// Registers read from Rb: the handle under `.B`.
+    pub const fn rb_count(&self) -> usize {
+        matches!(self.source, TexSource::Bindless) as usize
+    }
+
+    /// The operand rules of seed 001.
+    pub fn validate(&self) -> Result<(), IsaError> {
+        check_regs(
+            self.rd,
+            self.wmsk,
+            self.ra,
+            self.param_a.ra_count(),
+            self.rb,
+            self.rb_count(),
+        )
+    }
+
+    /// Runs TMML.LOD (see [`Instruction::execute`]).
+    pub fn execute(
+        &self,
+        regs: &mut RegFile,
+        pools: &Pools,
+        active: u8,
+        helper: u8,
+    ) -> Result<(), IsaError> {
+        self.validate()?;
+        let (active, helper) = lanes(regs, self.guard, active, helper, self.nodep);
+        let run = active | helper;
+        if run == 0 {
+            return Ok(());
+        }
+        let coords = coords(regs, self.ra, self.param_a);
+        let hs = handles(regs, pools, self.source, self.rb);
+        let mut result = [[0u32; 4]; 4];
+        for (h, mask) in groups(hs, run) {
+            let Some((view, smp)) = pools.resolve(h) else {
+                continue;
+            };
+            if !self.param_a.matches(view) {
+                continue;
+            }
+            let args = SampleArgs {
+                ndv: self.ndv,
+                ..SampleArgs::default()
+            };
+            let quad = Quad {
+                coords,
+                active: active & mask,
+                helper: helper & mask,
+            };
+            let r = query_lod(view, smp, &Profile::NV_SASS, &args, &quad);
+            for (lane, out) in result.iter_mut().enumerate() {
+                if mask & (1 << lane) != 0 {
+                    if let Some(l) = r[lane] {
+                        *out = l.raw;
+                    }
+                }
+            }
+        }
+        for (lane, words) in result.iter().enumerate() {
+            if run & (1 << lane) != 0 {
+                write_back(regs, lane, self.rd, *words, self.wmsk);
+            }
+        }
+        Ok(())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Text
+// ---------------------------------------------------------------------------
+
+fn perr(token: &str, expected: &'static str) -> IsaError {
+    IsaError::Parse {
+        token: token.to_string(),
+        expected,
+    }
+}
+
+fn parse_reg(t: &str) -> Option<u8> {
+    if t == "RZ" {
+        return Some(RZ);
+    }
+    let n: u8 = t.strip_prefix('R')?.parse().ok()?;
+    (n < RZ).then_some(n)
+}
+
+fn parse_pred(t: &str) -> Option<u8> {
+    if t == "PT" {
+        return Some(PT);
+    }
+    let n: u8 = t.strip_prefix('P')?.parse().ok()?;
+    (n < PT).then_some(n)
+}
+
+fn parse_imm(t: &str) -> Option<u32> {
+    match t.strip_prefix("0X") {
+        Some(h) => u32::from_str_radix(h, 16).ok(),
+        None if t.bytes().all(|b| b.is_ascii_digit()) => t.parse().ok(),
+        None => None,
+    }
+}
+
+/// Parses one SASS texture instruction: TLD4 (seed 000) or TMML.LOD (seed
+/// 001), e.g. `TLD4.R R8, R0, 5, 2D, 0xf;`, `TMML.LOD R2, R6, 6, 2D, 0x3;`,
+/// `@!P1 TLD4.G.B.AOFFI.DC P0, R8, R0, R4, 0x20, ARRAY_2D, 0xf;` or the
+/// `#tidU08, #smpU05` form `TLD4.R R4, R0, 0x10, 0x2, CUBE;`. Case is not
+/// significant; scheduling suffixes (`&req_6`, `?sched`) are not taken.
+/// The result has passed [`Tld4::validate`] / [`TmmlLod::validate`].
+pub fn parse(text: &str) -> Result<Instruction, IsaError> {
+    let up = text.trim().to_ascii_uppercase();
+    let body = up.strip_suffix(';').unwrap_or(&up).trim_end();
+    let mut rest = body;
+    let mut guard = None;
+    if let Some(g) = rest.strip_prefix('@') {
+        let (tok, r) = g.split_once(char::is_whitespace).unwrap_or((g, ""));
+        let (negate, p) = match tok.strip_prefix('!') {
+            Some(p) => (true, p),
+            None => (false, tok),
+        };
+        let pred = parse_pred(p).ok_or_else(|| perr(tok, "a guard predicate P0..P6 or PT"))?;
+        guard = Some(Guard { pred, negate });
+        rest = r.trim_start();
+    }
+    let (mnemonic, ops) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+    let mut mods = mnemonic.split('.');
+    let op = mods.next().unwrap_or("");
+    let mods: Vec<&str> = mods.collect();
+    let ops: Vec<&str> = if ops.trim().is_empty() {
+        Vec::new()
+    } else {
+        ops.split(',').map(str::trim).collect()
+    };
+    match op {
+        "TLD4" => parse_tld4(guard, &mods, &ops).map(Instruction::Tld4),
+        "TMML" => parse_tmml(guard, &mods, &ops).map(Instruction::TmmlLod),
+        _ => Err(perr(op, "TLD4 or TMML")),
+    }
+}
+
+/// The operands after the destination predicate: `Rd, Ra{, Rb}, #ts |
+/// #tid, #smp, #paramA{, #wmsk}`.
+struct Operands {
+    rd: u8,
+    ra: u8,
+    rb: u8,
+    ts: u16,
+    param_a: ParamA,
+    wmsk: u8,
+}
+
+fn parse_operands(ops: &[&str]) -> Result<Operands, IsaError> {
+    let mut it = ops.iter().copied().peekable();
+    let mut regs = Vec::new();
+    while let Some(r) = it.peek().and_then(|t| parse_reg(t)) {
+        regs.push(r);
+        it.next();
+    }
+    let (rd, ra, rb) = match regs[..] {
+        [rd, ra] => (rd, ra, RZ),
+        [rd, ra, rb] => (rd, ra, rb),
+        _ => {
+            let tok = ops.get(regs.len()).copied().unwrap_or("");
+            let tok = if regs.len() > 3 { ops[3] } else { tok };
+            return Err(perr(tok, "registers Rd, Ra{, Rb}"));
+        }
+    };
+    let mut imms = Vec::new();
+    while let Some(t) = it.peek().copied() {
+        if ParamA::from_name(t).is_some() {
+            break;
+        }
+        imms.push((
+            t,
+            parse_imm(t).ok_or_else(|| perr(t, "an immediate or #paramA"))?,
+        ));
+        it.next();
+    }
+    let ts = match imms[..] {
+        [(t, v)] => {
+            if v > 0x1fff {
+                return Err(perr(t, "#tsPtrIdxU13 (13 bits)"));
+            }
+            v as u16
+        }
+        [(t, tid), (s, smp)] => {
+            if tid > 0xff {
+                return Err(perr(t, "#tidU08 (8 bits)"));
+            }
+            if smp > 0x1f {
+                return Err(perr(s, "#smpU05 (5 bits)"));
+            }
+            ts_ptr_idx(tid as u8, smp as u8)
+        }
+        _ => {
+            let tok = it.peek().copied().unwrap_or("");
+            let tok = imms.get(2).map_or(tok, |x| x.0);
+            return Err(perr(tok, "#tsPtrIdxU13 or #tidU08, #smpU05"));
+        }
+    };
+    let pa = it.next().unwrap_or("");
+    let param_a = ParamA::from_name(pa).ok_or_else(|| perr(pa, "#paramA"))?;
+    let wmsk = match it.next() {
+        None => 0xf,
+        Some(t) => match parse_imm(t) {
+            Some(v) if v <= 0xf => v as u8,
+            _ => return Err(perr(t, "#wmskU04")),
+        },
+    };
+    if let Some(t) = it.next() {
+        return Err(perr(t, "end of instruction"));
+    }
+    Ok(Operands {
+        rd,
+        ra,
+        rb,
+        ts,
+        param_a,
+        wmsk,
+    })
+}
+
+fn parse_tld4(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tld4, IsaError> {
+    let comp = |m: &str| ["R", "G", "B", "A"].iter().position(|c| *c == m);
+    let (component, mods) = match mods.split_first() {
+        Some((m, rest)) => match comp(m) {
+            Some(c) => (c as u8, rest),
+            None => (0, mods),
+        },
+        None => (0, mods),
+    };
+    let (mut bindless, mut toff, mut dc, mut ndv, mut nodep) =
+        (false, Toff::None, false, false, false);
+    for m in mods {
+        match *m {
+            "B" => bindless = true,
+            "AOFFI" | "PTP" if toff != Toff::None => return Err(perr(m, "one of .AOFFI or .PTP")),
+            "AOFFI" => toff = Toff::Aoffi,
+            "PTP" => toff = Toff::Ptp,
+            "DC" => dc = true,
+            "NDV" => ndv = true,
+            "NODEP" => nodep = true,
+            "T" | "P" => {}
+            _ => return Err(perr(m, "a TLD4 modifier")),
+        }
+    }
+    let (ps, ops) = match ops.split_first() {
+        Some((t, rest)) if t.starts_with('P') => (
+            Some(parse_pred(t).ok_or_else(|| perr(t, "a predicate Ps"))?),
+            rest,
+        ),
+        _ => (None, ops),
+    };
+    let o = parse_operands(ops)?;
+    let i = Tld4 {
+        guard,
+        component,
+        source: if bindless {
+            TexSource::Bindless
+        } else {
+            TexSource::Bound(o.ts)
+        },
+        toff,
+        dc,
+        ndv,
+        nodep,
+        ps,
+        rd: o.rd,
+        ra: o.ra,
+        rb: o.rb,
+        param_a: o.param_a,
+        wmsk: o.wmsk,
+    };
+    i.validate()?;
+    Ok(i)
+}
+
+fn parse_tmml(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<TmmlLod, IsaError> {
+    let (mut bindless, mut lod, mut ndv, mut nodep) = (false, false, false, false);
+    for m in mods {
+        match *m {
+            "B" => bindless = true,
+            "LOD" => lod = true,
+            "NDV" => ndv = true,
+            "NODEP" => nodep = true,
+            "T" | "P" => {}
+            _ => return Err(perr(m, "a TMML modifier")),
+        }
+    }
+    if !lod {
+        return Err(perr(mods.last().copied().unwrap_or("TMML"), ".LOD"));
+    }
+    let o = parse_operands(ops)?;
+    let i = TmmlLod {
+        guard,
+        source: if bindless {
+            TexSource::Bindless
+        } else {
+            TexSource::Bound(o.ts)
+        },
+        ndv,
+        nodep,
+        rd: o.rd,
+        ra: o.ra,
+        rb: o.rb,
+        param_a: o.param_a,
+        wmsk: o.wmsk,
+    };
+    i.validate()?;
+    Ok(i)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use quadtex_format::Texel;
+    use quadtex_format::{Aspect, TexelAddr, Texture, TextureDesc, TextureFormat as F};
+
+    use super::*;
+    use crate::fetch::tests::{texture, view};
+    use crate::header::{AddressMode, CompareOp, Filter, MipmapMode, SamplerHeader};
+
+    const HEADER: u32 = 5;
+    const SAMPLER: u32 = 2;
+
+    fn handle() -> Handle {
+        Handle::new(HEADER, SAMPLER).unwrap()
+    }
+
+    /// Pools with `v` at header 5 and `s` at sampler 2, the handle at
+    /// constant-bank words 5, 6 (the seeds' examples) and 0x210 (`{smp 2, tid 0x10}`).
+    fn pools(v: TextureHeader, s: SamplerHeader) -> Pools {
+        let mut p = Pools::new();
+        p.set_header(HEADER, v).unwrap();
+        p.set_sampler(SAMPLER, s).unwrap();
+        p.const_bank = vec![0; 0x211];
+        p.const_bank[5] = handle().0;
+        p.const_bank[6] = handle().0;
+        p.const_bank[0x210] = handle().0;
+        p
+    }
+
+    fn repeat() -> SamplerHeader {
+        SamplerHeader {
+            address: [AddressMode::Repeat; 3],
+            ..SamplerHeader::default()
+        }
+    }
+
+    /// 2x2 RGBA8: T(x, y) = (10 + x + 2y, 100 + x + 2y, 200, 255) / 255.
+    fn rgba_2x2() -> TextureHeader {
+        view(texture(
+            TextureDesc::d2(F::Rgba8Unorm, 2, 2).with_levels(1),
+            |_, _, _, p| {
+                let k = (p[0] + 2 * p[1]) as f32;
+                Texel::Float([(10.0 + k) / 255.0, (100.0 + k) / 255.0, 200.0 / 255.0, 1.0])
+            },
+        ))
+    }
+
+    /// Component `c` of texel (x, y) of `v`, as register bits.
+    fn t(v: &TextureHeader, x: u32, y: u32, c: usize) -> u32 {
+        v.texture
+            .read_texel(TexelAddr::at(x, y), Aspect::Color)
+            .unwrap()
+            .to_bits()[c]
+    }
+
+    /// A `w` x `h` R32F texture, texel (x, y) = 10y + x.
+    fn index(w: u32, h: u32) -> TextureHeader {
+        view(texture(
+            TextureDesc::d2(F::R32Float, w, h).with_levels(1),
+            |_, _, _, p| Texel::Float([(10 * p[1] + p[0]) as f32, 0.0, 0.0, 1.0]),
+        ))
+    }
+
+    /// Every lane's Ra..Ra+1 = (s, t).
+    fn at(regs: &mut RegFile, ra: usize, s: f32, t: f32) {
+        for lane in 0..4 {
+            regs.set_f32(lane, ra, s);
+            regs.set_f32(lane, ra + 1, t);
+        }
+    }
+
+    fn run(text: &str, regs: &mut RegFile, p: &Pools) {
+        parse(text).unwrap().execute(regs, p, 0xf, 0).unwrap();
+    }
+
+    fn dst(regs: &RegFile, lane: usize, rd: usize) -> [u32; 4] {
+        [0, 1, 2, 3].map(|c| regs.get(lane, rd + c))
+    }
+
+    #[test]
+    fn seed_000_example_returns_the_footprint_counter_clockwise() {
+        let v = rgba_2x2();
+        let want = [
+            t(&v, 0, 1, 0),
+            t(&v, 1, 1, 0),
+            t(&v, 1, 0, 0),
+            t(&v, 0, 0, 0),
+        ];
+        assert_eq!(f32::from_bits(want[3]), 10.0 / 255.0);
+        let p = pools(v, repeat());
+        let mut regs = RegFile::new();
+        at(&mut regs, 0, 0.5, 0.5);
+        run("TLD4.R R8,R0,5,2D,0xf;", &mut regs, &p);
+        for lane in 0..4 {
+            assert_eq!(dst(&regs, lane, 8), want);
+        }
+    }
+
+    #[test]
+    fn bindless_reads_the_handle_from_rb_per_lane() {
+        let v = rgba_2x2();
+        let want = [
+            t(&v, 0, 1, 1),
+            t(&v, 1, 1, 1),
+            t(&v, 1, 0, 1),
+            t(&v, 0, 0, 1),
+        ];
+        let mut p = pools(v, repeat());
+        p.const_bank.clear();
+        let mut regs = RegFile::new();
+        at(&mut regs, 0, 0.5, 0.5);
+        for lane in 0..4 {
+            regs.set(lane, 4, handle().0);
+        }
+        // Lane 3 names a header past the pool's maximum: zeros.
+        regs.set(3, 4, Handle::new(HEADER + 1, SAMPLER).unwrap().0);
+        for r in 8..12 {
+            regs.set(3, r, 0xdead);
+        }
+        let i = parse("TLD4.G.B R8, R0, R4, 0, 2D;").unwrap();
+        let Instruction::Tld4(tld4) = i else { panic!() };
+        assert_eq!((tld4.component, tld4.source), (1, TexSource::Bindless));
+        i.execute(&mut regs, &p, 0xf, 0).unwrap();
+        assert_eq!(dst(&regs, 0, 8), want);
+        assert_eq!(dst(&regs, 2, 8), want);
+        assert_eq!(dst(&regs, 3, 8), [0; 4]);
+    }
+
+    #[test]
+    fn tid_smp_form_reads_the_constant_bank() {
+        let v = rgba_2x2();
+        let want = [
+            t(&v, 0, 1, 0),
+            t(&v, 1, 1, 0),
+            t(&v, 1, 0, 0),
+            t(&v, 0, 0, 0),
+        ];
+        let mut p = pools(v, repeat());
+        let i = parse("TLD4.R R4, R0, 0x10, 0x2, 2D;").unwrap();
+        let Instruction::Tld4(tld4) = i else { panic!() };
+        assert_eq!(tld4.source, TexSource::Bound(0x210));
+        let mut regs = RegFile::new();
+        at(&mut regs, 0, 0.5, 0.5);
+        i.execute(&mut regs, &p, 0xf, 0).unwrap();
+        assert_eq!(dst(&regs, 1, 4), want);
+        // The same word, pointed past the header pool: every lane zeros.
+        p.const_bank[0x210] = Handle::new(HEADER, SAMPLER + 1).unwrap().0;
+        i.execute(&mut regs, &p, 0xf, 0).unwrap();
+        assert_eq!(dst(&regs, 1, 4), [0; 4]);
+        // The cube form parses (s, t, r in R0..R2).
+        assert!(parse("TLD4.R R4, R0, 0x10, 0x2, CUBE;").is_ok());
+    }
+
+    #[test]
+    fn aoffi_packs_six_bit_twos_complement_fields() {
+        assert_eq!(pack_aoffi([-32, 31, 0]), 0x1f20);
+        assert_eq!(unpack_aoffi(0x1f20), [-32, 31, 0]);
+        assert_eq!(unpack_aoffi(0x3f_013f), [-1, 1, -1]);
+        assert_eq!(unpack_aoffi(pack_aoffi([5, -7, 31])), [5, -7, 31]);
+        // 4x4 index texture at (0.5, 0.5): i0 = j0 = 1. u = -32 is 0 mod 4,
+        // v = 31 is -1 mod 4: footprint (1, 0)..(2, 1).
+        let p = pools(index(4, 4), repeat());
+        let mut regs = RegFile::new();
+        at(&mut regs, 0, 0.5, 0.5);
+        for lane in 0..4 {
+            regs.set(lane, 4, pack_aoffi([-32, 31, 0]));
+        }
+        run("TLD4.R.AOFFI R8, R0, R4, 5, 2D;", &mut regs, &p);
+        let got = dst(&regs, 0, 8).map(f32::from_bits);
+        assert_eq!(got, [11.0, 12.0, 2.0, 1.0]);
+    }
+
+    #[test]
+    fn ptp_offsets_each_texel() {
+        let o = [[0, 0], [1, 0], [0, 1], [-1, -1]];
+        let [w0, w1] = pack_ptp(o);
+        assert_eq!([w0, w1], [0x0001_0000, 0x3f3f_0100]);
+        assert_eq!(unpack_ptp(w0, w1), o);
+        let p = pools(index(4, 4), repeat());
+        let mut regs = RegFile::new();
+        at(&mut regs, 0, 0.5, 0.5);
+        for lane in 0..4 {
+            regs.set(lane, 2, w0);
+            regs.set(lane, 3, w1);
+        }
+        // Rb = R2: PTP's two registers, aligned to 2.
+        run("TLD4.R.PTP R8, R0, R2, 5, 2D;", &mut regs, &p);
+        // out[k] = T(i0 + ds_k, j0 + dt_k), i0 = j0 = 1.
+        let got = dst(&regs, 0, 8).map(f32::from_bits);
+        assert_eq!(got, [11.0, 12.0, 21.0, 0.0]);
+    }
+
+    #[test]
+    fn dc_compares_each_texel_against_the_reference() {
+        let v = view(texture(
+            TextureDesc::d2(F::Depth32Float, 2, 2).with_levels(1),
+            |_, _, _, p| Texel::Float([if p[0] == 0 { 0.25 } else { 0.75 }, 0.0, 0.0, 1.0]),
+        ));
+        let s = SamplerHeader {
+            compare: Some(CompareOp::LessOrEqual),
+            ..repeat()
+        };
+        let p = pools(v, s);
+        let mut regs = RegFile::new();
+        for lane in 0..4 {
+            regs.set_f32(lane, 0, 0.5);
+            regs.set_f32(lane, 1, 0.5);
+            regs.set_f32(lane, 2, 0.5); // Dref
+        }
+        // .DC alone: Rb holds the reference only.
+        run("TLD4.R.DC R8, R0, R2, 5, 2D;", &mut regs, &p);
+        // Dref <= D: passes at x = 1 (0.75), fails at x = 0 (0.25).
+        assert_eq!(dst(&regs, 0, 8).map(f32::from_bits), [0.0, 1.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn write_mask_0x5_writes_only_r8_and_r10() {
+        let p = pools(index(2, 2), repeat());
+        let mut regs = RegFile::new();
+        at(&mut regs, 0, 0.5, 0.5);
+        for r in 8..12 {
+            regs.set(0, r, 0xdead);
+        }
+        run("TLD4.R R8, R0, 5, 2D, 0x5;", &mut regs, &p);
+        assert_eq!(
+            dst(&regs, 0, 8),
+            [10f32.to_bits(), 0xdead, 1f32.to_bits(), 0xdead]
+        );
+    }
+
+    #[test]
+    fn ps_is_true_where_a_texel_is_not_resident() {
+        let mut tex = texture(
+            TextureDesc::d2(F::R8Unorm, 4, 4).with_levels(1),
+            |_, _, _, _| Texel::Float([1.0, 0.0, 0.0, 1.0]),
+        );
+        tex.make_sparse();
+        let p = pools(view(tex), repeat());
+        let mut regs = RegFile::new();
+        at(&mut regs, 0, 0.5, 0.5);
+        regs.set_pred(1, 0, false);
+        run("TLD4.R P0, R8, R0, 5, 2D;", &mut regs, &p);
+        assert!((0..4).all(|lane| regs.pred(lane, 0)));
+        let p = pools(index(2, 2), repeat());
+        run("TLD4.R P0, R8, R0, 5, 2D;", &mut regs, &p);
+        assert!((0..4).all(|lane| !regs.pred(lane, 0)));
+    }
+
+    #[test]
+    fn param_a_must_match_the_header_type_but_arrays_interchange() {
+        let p = pools(index(2, 2), repeat());
+        let mut regs = RegFile::new();
+        for lane in 0..4 {
+            regs.set(lane, 0, 0); // array index
+            regs.set_f32(lane, 1, 0.5);
+            regs.set_f32(lane, 2, 0.5);
+            regs.set(lane, 8, 0xdead);
+        }
+        run("TLD4.R R8, R0, 5, CUBE;", &mut regs, &p);
+        assert_eq!(dst(&regs, 0, 8), [0; 4]);
+        run("TLD4.R R8, R0, 5, ARRAY_2D;", &mut regs, &p);
+        assert_eq!(dst(&regs, 0, 8).map(f32::from_bits), [10.0, 11.0, 1.0, 0.0]);
+    }
+
+    #[test]
+    fn two_d_no_mipmap_makes_tld4_a_tex() {
+        let v = view(texture(
+            TextureDesc::d2_no_mipmap(F::R32Float, 2, 2),
+            |_, _, _, p| Texel::Float([(10 * p[1] + p[0]) as f32, 0.0, 0.0, 1.0]),
+        ));
+        let p = pools(v, repeat());
+        let mut regs = RegFile::new();
+        at(&mut regs, 0, 0.75, 0.25);
+        run("TLD4.R R8, R0, 5, 2D;", &mut regs, &p);
+        assert_eq!(dst(&regs, 0, 8).map(f32::from_bits), [1.0, 0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn nodep_helpers_and_inactive_lanes_keep_their_destinations() {
+        let p = pools(index(2, 2), repeat());
+        let mut regs = RegFile::new();
+        at(&mut regs, 0, 0.5, 0.5);
+        for lane in 0..4 {
+            regs.set(lane, 8, 0xdead);
+        }
+        let i = parse("TLD4.R.NODEP R8, R0, 5, 2D;").unwrap();
+        i.execute(&mut regs, &p, 0b0011, 0b0100).unwrap();
+        assert_eq!(regs.get(0, 8), 10f32.to_bits());
+        assert_eq!(regs.get(2, 8), 0xdead, "helper under .NODEP");
+        assert_eq!(regs.get(3, 8), 0xdead, "inactive");
+        let i = parse("TLD4.R R8, R0, 5, 2D;").unwrap();
+        i.execute(&mut regs, &p, 0b0011, 0b0100).unwrap();
+        assert_eq!(regs.get(2, 8), 10f32.to_bits(), "helper without .NODEP");
+        // A false guard runs nothing.
+        regs.set(0, 8, 0xdead);
+        let i = parse("@P3 TLD4.R R8, R0, 5, 2D;").unwrap();
+        i.execute(&mut regs, &p, 0xf, 0).unwrap();
+        assert_eq!(regs.get(0, 8), 0xdead);
+        let i = parse("@!P3 TLD4.R R8, R0, 5, 2D;").unwrap();
+        i.execute(&mut regs, &p, 0xf, 0).unwrap();
+        assert_eq!(regs.get(0, 8), 10f32.to_bits());
+    }
+
+    #[test]
+    fn tmml_lod_writes_query_lod_raw_words_under_the_mask() {
+        let v = view(texture(
+            TextureDesc::d2(F::R32Float, 64, 64),
+            |_, _, _, _| Texel::Float([0.0, 0.0, 0.0, 1.0]),
+        ));
+        let s = SamplerHeader {
+            min_filter: Filter::Linear,
+            mag_filter: Filter::Linear,
+            mipmap_mode: MipmapMode::Linear,
+            max_lod: 100.0,
+            ..repeat()
+        };
+        let p = pools(v.clone(), s);
+        // A 4 x 1.5 texel-per-pixel footprint, rotated.
+        let c = [[0.1, 0.2], [0.1625, 0.21], [0.095, 0.225], [0.1575, 0.235]];
+        let mut regs = RegFile::new();
+        for (lane, [x, y]) in c.iter().enumerate() {
+            regs.set_f32(lane, 6, *x);
+            regs.set_f32(lane, 7, *y);
+            for r in 2..6 {
+                regs.set(lane, r, 0xdead);
+            }
+        }
+        run("TMML.LOD R2, R6, 6, 2D, 0x3;", &mut regs, &p);
+        let quad = Quad::new(c.map(|[x, y]| [x, y, 0.0, 0.0]));
+        let want = query_lod(&v, &s, &Profile::NV_SASS, &SampleArgs::default(), &quad);
+        for (lane, w) in want.iter().enumerate() {
+            let raw = w.unwrap().raw;
+            assert_ne!(raw[0], 0);
+            assert_eq!(dst(&regs, lane, 2), [raw[0], raw[1], 0xdead, 0xdead]);
+        }
+        run("TMML.LOD R4, R6, 6, 2D;", &mut regs, &p);
+        assert_eq!(dst(&regs, 0, 4), want[0].unwrap().raw);
+        // paramA 3D on a 2D header: zeros.
+        run("TMML.LOD R4, R8, 6, 3D;", &mut regs, &p);
+        assert_eq!(dst(&regs, 0, 4), [0; 4]);
+    }
+
+    #[test]
+    fn misaligned_and_rz_operands_are_errors() {
+        let mis = |t: &str| parse(t).unwrap_err();
+        assert_eq!(
+            mis("TLD4.R R9, R0, 5, 2D;"),
+            IsaError::Misaligned {
+                operand: "Rd",
+                reg: 9,
+                align: 4
+            }
+        );
+        assert!(parse("TLD4.R R9, R0, 5, 2D, 0x1;").is_ok());
+        assert_eq!(
+            mis("TLD4.R R8, R1, 5, 2D;"),
+            IsaError::Misaligned {
+                operand: "Ra",
+                reg: 1,
+                align: 2
+            }
+        );
+        assert_eq!(
+            mis("TLD4.R R8, R2, 5, ARRAY_2D;"),
+            IsaError::Misaligned {
+                operand: "Ra",
+                reg: 2,
+                align: 4
+            }
+        );
+        assert_eq!(
+            mis("TLD4.R.B R8, R0, 5, 2D;"),
+            IsaError::RzOperand { operand: "Rb" }
+        );
+        assert_eq!(
+            mis("TLD4.R.AOFFI R8, R0, R4, 5, CUBE;"),
+            IsaError::Unsupported("AOFFI/PTP with a cube paramA")
+        );
+        assert!(matches!(
+            mis("TLD4.R R8, R0, 5, 3D;"),
+            IsaError::Unsupported(_)
+        ));
+        // A struct built by hand is checked at execute, not trusted.
+        let Instruction::Tld4(mut i) = parse("TLD4.R R8, R0, 5, 2D;").unwrap() else {
+            panic!()
+        };
+        i.rd = 10;
+        let e = i.execute(&mut RegFile::new(), &Pools::new(), 0xf, 0);
+        assert!(matches!(e, Err(IsaError::Misaligned { operand: "Rd", .. })));
+        i.rd = RZ;
+        assert!(i
+            .execute(&mut RegFile::new(), &Pools::new(), 0xf, 0)
+            .is_ok());
+    }
+
+    #[test]
+    fn bad_syntax_names_the_offending_token() {
+        let tok = |t: &str| match parse(t) {
+            Err(IsaError::Parse { token, .. }) => token,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(tok("TEXX R8, R0, 5, 2D;"), "TEXX");
+        assert_eq!(tok("TLD4.X R8, R0, 5, 2D;"), "X");
+        assert_eq!(tok("TLD4.R R8, R0, 5, 4D;"), "4D");
+        assert_eq!(tok("TLD4.R R8, R0, 5, 2D, 0x10;"), "0X10");
+        assert_eq!(tok("TLD4.R R8, R0, 0x2000, 2D;"), "0X2000");
+        assert_eq!(tok("TLD4.R R8, R0, 0x10, 0x20, 2D;"), "0X20");
+        assert_eq!(tok("TLD4.R R8, R0, 5, 2D, 0xf, 1;"), "1");
+        assert_eq!(tok("TLD4.R R8;"), "");
+        assert_eq!(tok("TLD4.R P9, R8, R0, 5, 2D;"), "P9");
+        assert_eq!(tok("TLD4.R.AOFFI.PTP R8, R0, R4, 5, 2D;"), "PTP");
+        assert_eq!(tok("TMML R2, R6, 6, 2D;"), "TMML");
+        assert_eq!(tok("@Q1 TLD4.R R8, R0, 5, 2D;"), "Q1");
+        let full = parse("@!P1 TLD4.G.B.AOFFI.DC.NDV.NODEP.T P0, R8, R0, R4, 0x20, ARRAY_2D, 0xf;")
+            .unwrap();
+        assert_eq!(
+            full,
+            Instruction::Tld4(Tld4 {
+                guard: Some(Guard {
+                    pred: 1,
+                    negate: true
+                }),
+                component: 1,
+                source: TexSource::Bindless,
+                toff: Toff::Aoffi,
+                dc: true,
+                ndv: true,
+                nodep: true,
+                ps: Some(0),
+                rd: 8,
+                ra: 0,
+                rb: 4,
+                param_a: ParamA::Array2D,
+                wmsk: 0xf,
+            })
+        );
+        let _ = Arc::new(Texture::new(
+            TextureDesc::d2(F::R8Unorm, 1, 1),
+            quadtex_format::Layout::Linear,
+        ));
+    }
+}
