@@ -6,4 +6,6 @@
 //! TMML.LOD, seeds 000 and 001). What does not: texel addressing, filtering
 //! and LOD arithmetic, which are the cores'.
 
+pub mod d3d;
+pub mod ptx;
 pub mod sass;

@@ -1,0 +1,527 @@
+//! PTX front-end (seed 002 `tld4`; seed 003 `tex`, `tld4`, `txq`,
+//! `istypep`): parsing and execution against concrete textures.
+
+use std::sync::Arc;
+
+use quadtex_format::Texel;
+use quadtex_format::{Aspect, Layout, TexelAddr, Texture, TextureDesc, TextureFormat, TextureKind};
+use quadtex_sampler::isa::ptx::{self, PtxContext, PtxError, Regs, Symbols};
+use quadtex_sampler::pool::TexturingMode;
+use quadtex_sampler::{AddressMode, Filter, Handle, Pools, Profile, SamplerHeader, TextureHeader};
+
+fn view(t: Texture) -> TextureHeader {
+    TextureHeader::new(Arc::new(t))
+}
+
+fn texture(desc: TextureDesc) -> Texture {
+    Texture::new(desc, Layout::Linear).unwrap()
+}
+
+/// A 4x4 RGBA32F texture whose texel (x, y) of level l is (x, y, l, 1 + x + 4y).
+fn grid(levels: u32) -> Texture {
+    let mut t = texture(TextureDesc::d2(TextureFormat::Rgba32Float, 4, 4).with_levels(levels));
+    for l in 0..levels {
+        let n = 4 >> l;
+        for y in 0..n {
+            for x in 0..n {
+                let v = [x as f32, y as f32, l as f32, 1.0 + (x + 4 * y) as f32];
+                t.write_texel(
+                    TexelAddr::new(l, 0, 0, x, y, 0),
+                    Aspect::Color,
+                    Texel::Float(v),
+                )
+                .unwrap();
+            }
+        }
+    }
+    t
+}
+
+struct Setup {
+    pools: Pools,
+    symbols: Symbols,
+    mode: TexturingMode,
+}
+
+impl Setup {
+    fn unified(v: TextureHeader, smp: SamplerHeader) -> Setup {
+        let mut pools = Pools::for_ptx(TexturingMode::Unified);
+        pools.set_header(1, v).unwrap();
+        pools.set_sampler(1, smp).unwrap();
+        let mut symbols = Symbols::default();
+        symbols.textures.insert("tex1".into(), 1);
+        Setup {
+            pools,
+            symbols,
+            mode: TexturingMode::Unified,
+        }
+    }
+
+    fn independent(v: TextureHeader, smp: SamplerHeader) -> Setup {
+        let mut pools = Pools::for_ptx(TexturingMode::Independent);
+        pools.set_header(1, v).unwrap();
+        pools.set_sampler(3, smp).unwrap();
+        let mut symbols = Symbols::default();
+        symbols.textures.insert("tex1".into(), 1);
+        symbols.samplers.insert("samp1".into(), 3);
+        Setup {
+            pools,
+            symbols,
+            mode: TexturingMode::Independent,
+        }
+    }
+
+    fn ctx(&self) -> PtxContext<'_> {
+        PtxContext {
+            pools: &self.pools,
+            symbols: &self.symbols,
+            mode: self.mode,
+            profile: Profile::PTX,
+        }
+    }
+
+    fn run(&self, line: &str, regs: &mut Regs) -> Result<(), PtxError> {
+        ptx::run(&self.ctx(), line, regs)
+    }
+}
+
+fn words(regs: &Regs, names: &[&str], lane: usize) -> Vec<u32> {
+    names.iter().map(|n| regs.get(n).unwrap()[lane]).collect()
+}
+
+fn floats(regs: &Regs, names: &[&str], lane: usize) -> Vec<f32> {
+    words(regs, names, lane)
+        .into_iter()
+        .map(f32::from_bits)
+        .collect()
+}
+
+const D4: [&str; 4] = ["%f10", "%f11", "%f12", "%f13"];
+
+#[test]
+fn txq_level_width_is_max_one_dim_shifted_by_lod() {
+    let v = view(texture(TextureDesc::d2(TextureFormat::Rgba8Unorm, 16, 8)));
+    let s = Setup::unified(v, SamplerHeader::default());
+    let mut r = Regs::new();
+    for (lod, w, h) in [(0, 16, 8), (2, 4, 2), (5, 1, 1), (40, 1, 1)] {
+        r.splat("%r_lod", lod);
+        s.run("txq.level.width.b32 %r1, [tex1], %r_lod;", &mut r)
+            .unwrap();
+        s.run("txq.level.height.b32 %r2, [tex1], %r_lod;", &mut r)
+            .unwrap();
+        s.run("txq.level.depth.b32 %r3, [tex1], %r_lod;", &mut r)
+            .unwrap();
+        assert_eq!(r.get("%r1"), Some([w; 4]), "lod {lod}");
+        assert_eq!(r.get("%r2"), Some([h; 4]), "lod {lod}");
+        assert_eq!(r.get("%r3"), Some([1; 4]), "lod {lod}");
+    }
+    s.run("txq.width.b32 %r1, [tex1];", &mut r).unwrap();
+    assert_eq!(r.get("%r1"), Some([16; 4]));
+}
+
+#[test]
+fn txq_counts_are_zero_where_not_applicable() {
+    let q = |s: &Setup, what: &str| {
+        let mut r = Regs::new();
+        s.run(&format!("txq.{what}.b32 %r1, [tex1]"), &mut r)
+            .unwrap();
+        r.get("%r1").unwrap()[0]
+    };
+    let plain = Setup::unified(
+        view(texture(TextureDesc::d2_no_mipmap(
+            TextureFormat::Rgba8Unorm,
+            16,
+            8,
+        ))),
+        SamplerHeader::default(),
+    );
+    assert_eq!(q(&plain, "array_size"), 0);
+    assert_eq!(q(&plain, "num_mipmap_levels"), 0);
+    assert_eq!(q(&plain, "num_samples"), 0);
+    assert_eq!(q(&plain, "normalized_coords"), 1);
+    let mipped_array = Setup::unified(
+        view(texture(
+            TextureDesc::d2(TextureFormat::Rgba8Unorm, 16, 8).with_layers(TextureKind::D2Array, 3),
+        )),
+        SamplerHeader::default(),
+    );
+    assert_eq!(q(&mipped_array, "array_size"), 3);
+    assert_eq!(q(&mipped_array, "num_mipmap_levels"), 5);
+    assert_eq!(q(&mipped_array, "num_samples"), 0);
+    let ms = Setup::unified(
+        view(texture(TextureDesc::d2_ms(
+            TextureFormat::Rgba8Unorm,
+            8,
+            4,
+            4,
+        ))),
+        SamplerHeader::default(),
+    );
+    assert_eq!(q(&ms, "num_samples"), 4);
+    assert_eq!(q(&ms, "num_mipmap_levels"), 0);
+    assert_eq!(q(&ms, "array_size"), 0);
+}
+
+#[test]
+fn txq_channel_enums_pass_through_the_symbol_table() {
+    let mut s = Setup::unified(
+        view(texture(TextureDesc::d2(TextureFormat::Rgba8Unorm, 4, 4))),
+        SamplerHeader::default(),
+    );
+    // OpenCL CL_UNORM_INT8 and CL_RGBA, as a source language would give them.
+    s.symbols.channel.insert(1, [0x10d2, 0x10b5]);
+    let mut r = Regs::new();
+    s.run("txq.channel_data_type.b32 %r1, [tex1];", &mut r)
+        .unwrap();
+    s.run("txq.channel_order.b32 %r2, [tex1];", &mut r).unwrap();
+    assert_eq!(r.get("%r1"), Some([0x10d2; 4]));
+    assert_eq!(r.get("%r2"), Some([0x10b5; 4]));
+}
+
+#[test]
+fn txq_sampler_queries_use_ptx_codes() {
+    let smp = SamplerHeader {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        address: [
+            AddressMode::ClampToBorder,
+            AddressMode::ClampOgl,
+            AddressMode::MirroredRepeat,
+        ],
+        ..SamplerHeader::default()
+    };
+    let v = || view(texture(TextureDesc::d2(TextureFormat::Rgba8Unorm, 4, 4)));
+    let unified = Setup::unified(v(), smp);
+    let independent = Setup::independent(v(), smp);
+    for (s, target) in [(&unified, "tex1"), (&independent, "samp1")] {
+        let mut r = Regs::new();
+        let q = |r: &mut Regs, what: &str| {
+            s.run(&format!("txq.{what}.b32 %r1, [{target}];"), r)
+                .unwrap();
+            r.get("%r1").unwrap()[0]
+        };
+        assert_eq!(q(&mut r, "filter_mode"), 1);
+        assert_eq!(q(&mut r, "addr_mode_0"), 4);
+        assert_eq!(q(&mut r, "addr_mode_1"), 2);
+        assert_eq!(q(&mut r, "addr_mode_2"), 1);
+        assert_eq!(q(&mut r, "force_unnormalized_coords"), 0);
+    }
+    let nearest = Setup::unified(v(), SamplerHeader::default());
+    let mut r = Regs::new();
+    nearest
+        .run("txq.filter_mode.b32 %r1, [tex1];", &mut r)
+        .unwrap();
+    assert_eq!(r.get("%r1"), Some([0; 4]));
+    // Independent mode reads sampler state through a .samplerref only.
+    assert_eq!(
+        independent.run("txq.filter_mode.b32 %r1, [tex1];", &mut Regs::new()),
+        Err(PtxError::BadOperand("tex1".into()))
+    );
+    assert_eq!(
+        ptx::parse("txq.level.filter_mode.b32 %r1, [tex1], %r2;"),
+        Err(PtxError::BadModifier("filter_mode".into()))
+    );
+}
+
+#[test]
+fn istypep_is_true_only_for_a_valid_object_of_the_type() {
+    let s = Setup::independent(
+        view(texture(TextureDesc::d2(TextureFormat::Rgba8Unorm, 4, 4))),
+        SamplerHeader::default(),
+    );
+    let mut r = Regs::new();
+    r.set(
+        "%rd1",
+        [
+            Handle::new(1, 0).unwrap().0,
+            Handle::new(7, 0).unwrap().0,
+            1,
+            1,
+        ],
+    );
+    s.run("istypep.texref %p1, %rd1;", &mut r).unwrap();
+    assert_eq!(r.pred("%p1"), Some([true, false, true, true]));
+    s.run("istypep.surfref %p2, %rd1;", &mut r).unwrap();
+    assert_eq!(r.pred("%p2"), Some([false; 4]));
+    s.run("istypep.samplerref %p3, samp1;", &mut r).unwrap();
+    assert_eq!(r.pred("%p3"), Some([true; 4]));
+    s.run("istypep.texref %p4, samp1;", &mut r).unwrap();
+    assert_eq!(r.pred("%p4"), Some([false; 4]));
+}
+
+#[test]
+fn tex_2d_nearest_at_a_texel_centre_returns_the_texel() {
+    let s = Setup::unified(view(grid(1)), SamplerHeader::default());
+    let mut r = Regs::new();
+    r.set_f32("%f1", [1.5 / 4.0, 0.5 / 4.0, 3.5 / 4.0, 2.5 / 4.0]);
+    r.set_f32("%f2", [2.5 / 4.0, 0.5 / 4.0, 3.5 / 4.0, 1.5 / 4.0]);
+    s.run(
+        "tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f2}];",
+        &mut r,
+    )
+    .unwrap();
+    assert_eq!(floats(&r, &D4, 0), [1.0, 2.0, 0.0, 10.0]);
+    assert_eq!(floats(&r, &D4, 1), [0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(floats(&r, &D4, 2), [3.0, 3.0, 0.0, 16.0]);
+    assert_eq!(floats(&r, &D4, 3), [2.0, 1.0, 0.0, 7.0]);
+}
+
+#[test]
+fn tex_level_reads_the_requested_level() {
+    let s = Setup::unified(view(grid(2)), SamplerHeader::default());
+    let mut r = Regs::new();
+    r.splat_f32("%f1", 1.5 / 2.0);
+    r.splat_f32("%f2", 0.5 / 2.0);
+    r.splat_f32("%f3", 1.0);
+    s.run(
+        "tex.level.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f2}], %f3;",
+        &mut r,
+    )
+    .unwrap();
+    assert_eq!(floats(&r, &D4, 0), [1.0, 0.0, 1.0, 2.0]);
+    s.run(
+        "tex.base.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f2}];",
+        &mut r,
+    )
+    .unwrap();
+    assert_eq!(floats(&r, &D4, 0)[2], 0.0, "base reads level 0");
+}
+
+#[test]
+fn tex_offset_moves_the_texel_and_is_range_checked() {
+    let s = Setup::unified(view(grid(1)), SamplerHeader::default());
+    let mut r = Regs::new();
+    r.splat_f32("%f1", 0.5 / 4.0);
+    r.splat_f32("%f2", 0.5 / 4.0);
+    s.run(
+        "tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f2}], {2, 1};",
+        &mut r,
+    )
+    .unwrap();
+    assert_eq!(floats(&r, &D4, 0), [2.0, 1.0, 0.0, 7.0]);
+    assert_eq!(
+        ptx::parse("tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f2}], {8, 0};"),
+        Err(PtxError::OffsetOutOfRange("8".into()))
+    );
+    assert_eq!(
+        ptx::parse("tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f2}], {0, -9};"),
+        Err(PtxError::OffsetOutOfRange("-9".into()))
+    );
+    assert_eq!(
+        ptx::parse("tex.cube.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f2,%f3,%f4}], {1, 1};"),
+        Err(PtxError::OffsetNotAllowed("{1, 1}".into()))
+    );
+    r.splat("%r5", 8);
+    r.splat("%r6", 0);
+    assert_eq!(
+        s.run(
+            "tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f2}], {%r5, %r6};",
+            &mut r
+        ),
+        Err(PtxError::OffsetOutOfRange("%r5 = 8".into()))
+    );
+}
+
+#[test]
+fn tex_a2d_layer_is_an_unrounded_integer() {
+    let mut t = texture(
+        TextureDesc::d2(TextureFormat::Rgba32Float, 2, 2)
+            .with_levels(1)
+            .with_layers(TextureKind::D2Array, 3),
+    );
+    for layer in 0..3 {
+        t.write_texel(
+            TexelAddr::new(0, layer, 0, 0, 0, 0),
+            Aspect::Color,
+            Texel::Float([layer as f32 * 10.0, 0.0, 0.0, 1.0]),
+        )
+        .unwrap();
+    }
+    let s = Setup::unified(view(t), SamplerHeader::default());
+    let mut r = Regs::new();
+    r.set("%r0", [0, 1, 2, 1]);
+    r.splat_f32("%f1", 0.25);
+    s.run(
+        "tex.a2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%r0,%f1,%f1,%f1}];",
+        &mut r,
+    )
+    .unwrap();
+    assert_eq!(
+        r.get("%f10").unwrap().map(f32::from_bits),
+        [0.0, 10.0, 20.0, 10.0]
+    );
+}
+
+#[test]
+fn tex_predicate_is_false_and_data_zero_on_a_non_resident_tile() {
+    let mut t = texture(TextureDesc::d2(TextureFormat::R32Float, 256, 256).with_levels(1));
+    for x in [10, 200] {
+        t.write_texel(
+            TexelAddr::at(x, 10),
+            Aspect::Color,
+            Texel::Float([7.0, 0.0, 0.0, 1.0]),
+        )
+        .unwrap();
+    }
+    t.make_sparse();
+    t.residency_mut()
+        .unwrap()
+        .set_tile(0, 0, 0, 0, 0, true)
+        .unwrap();
+    let smp = SamplerHeader {
+        address: [AddressMode::ClampToEdge; 3],
+        ..SamplerHeader::default()
+    };
+    let s = Setup::unified(view(t), smp);
+    let mut r = Regs::new();
+    r.set_f32(
+        "%f1",
+        [10.5 / 256.0, 200.5 / 256.0, 10.5 / 256.0, 200.5 / 256.0],
+    );
+    r.splat_f32("%f2", 10.5 / 256.0);
+    s.run(
+        "tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}|%p1, [tex1, {%f1,%f2}];",
+        &mut r,
+    )
+    .unwrap();
+    assert_eq!(r.pred("%p1"), Some([true, false, true, false]));
+    assert_eq!(floats(&r, &D4, 0), [7.0, 0.0, 0.0, 1.0]);
+    // All zeros, the missing alpha default included (seed 003).
+    assert_eq!(words(&r, &D4, 1), [0, 0, 0, 0]);
+}
+
+#[test]
+fn tex_f16x2_packs_red_and_green_into_one_word() {
+    let mut t = texture(TextureDesc::d2(TextureFormat::Rgba32Float, 1, 1).with_levels(1));
+    t.write_texel(
+        TexelAddr::at(0, 0),
+        Aspect::Color,
+        Texel::Float([1.0, 2.0, -0.5, 65504.0]),
+    )
+    .unwrap();
+    let s = Setup::unified(view(t), SamplerHeader::default());
+    let mut r = Regs::new();
+    r.splat_f32("%f1", 0.5);
+    s.run("tex.2d.v2.f16x2.f32 {%h1,%h2}, [tex1, {%f1,%f1}];", &mut r)
+        .unwrap();
+    assert_eq!(r.get("%h1"), Some([0x4000_3c00; 4]));
+    assert_eq!(r.get("%h2"), Some([0x7bff_b800; 4]));
+    assert!(matches!(
+        ptx::parse("tex.2d.v2.f16x2.f32 {%h1,%h2,%h3,%h4}, [tex1, {%f1,%f1}];"),
+        Err(PtxError::BadOperand(_))
+    ));
+}
+
+#[test]
+fn tld4_g_returns_green_counter_clockwise_from_lower_left() {
+    let mut t = texture(TextureDesc::d2(TextureFormat::Rgba32Float, 2, 2).with_levels(1));
+    for y in 0..2 {
+        for x in 0..2 {
+            let g = (1 + x + 2 * y) as f32;
+            t.write_texel(
+                TexelAddr::at(x, y),
+                Aspect::Color,
+                Texel::Float([0.0, g, 0.0, 1.0]),
+            )
+            .unwrap();
+        }
+    }
+    let s = Setup::unified(view(t), SamplerHeader::default());
+    let mut r = Regs::new();
+    r.splat_f32("%f1", 0.5);
+    s.run(
+        "tld4.g.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}|%p, [tex1, {%f1,%f1}];",
+        &mut r,
+    )
+    .unwrap();
+    // [T(i0, j1), T(i1, j1), T(i1, j0), T(i0, j0)].
+    assert_eq!(floats(&r, &D4, 0), [3.0, 4.0, 2.0, 1.0]);
+    assert_eq!(r.pred("%p"), Some([true; 4]));
+    assert_eq!(
+        ptx::parse("tld4.r.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f1}], {-9, 0};"),
+        Err(PtxError::OffsetOutOfRange("-9".into()))
+    );
+    assert_eq!(
+        ptx::parse("tld4.r.3d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f1}];"),
+        Err(PtxError::BadModifier("3d".into()))
+    );
+}
+
+#[test]
+fn the_texturing_mode_decides_the_sampler_operand() {
+    let v = || view(grid(1));
+    let unified = Setup::unified(v(), SamplerHeader::default());
+    let independent = Setup::independent(v(), SamplerHeader::default());
+    let mut r = Regs::new();
+    r.splat_f32("%f1", 0.5 / 4.0);
+    assert_eq!(
+        unified.run(
+            "tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, samp1, {%f1,%f1}];",
+            &mut r
+        ),
+        Err(PtxError::SamplerNotAllowed("samp1".into()))
+    );
+    assert_eq!(
+        independent.run(
+            "tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f1}];",
+            &mut r
+        ),
+        Err(PtxError::SamplerRequired("tex1".into()))
+    );
+    independent
+        .run(
+            "tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, samp1, {%f1,%f1}];",
+            &mut r,
+        )
+        .unwrap();
+    assert_eq!(floats(&r, &D4, 0), [0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(
+        independent.run(
+            "tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, nosuch, {%f1,%f1}];",
+            &mut r
+        ),
+        Err(PtxError::UnknownSymbol("nosuch".into()))
+    );
+}
+
+#[test]
+fn tex_2dms_fetches_the_sample() {
+    let mut t = texture(TextureDesc::d2_ms(TextureFormat::Rgba32Float, 4, 4, 4));
+    t.write_texel(
+        TexelAddr::new(0, 0, 2, 1, 3, 0),
+        Aspect::Color,
+        Texel::Float([5.0, 6.0, 7.0, 8.0]),
+    )
+    .unwrap();
+    let s = Setup::unified(view(t), SamplerHeader::default());
+    let mut r = Regs::new();
+    r.splat("%r1", 2);
+    r.splat("%r2", 1);
+    r.splat("%r3", 3);
+    s.run(
+        "tex.2dms.v4.s32.s32 {%f10,%f11,%f12,%f13}, [tex1, {%r1,%r2,%r3,%r3}];",
+        &mut r,
+    )
+    .unwrap();
+    assert_eq!(floats(&r, &D4, 0), [5.0, 6.0, 7.0, 8.0]);
+}
+
+#[test]
+fn unknown_opcodes_and_modifiers_are_named() {
+    assert_eq!(
+        ptx::parse("texx.2d.v4.f32.f32 {a,b,c,d}, [t, {x,y}];"),
+        Err(PtxError::UnknownOpcode("texx.2d.v4.f32.f32".into()))
+    );
+    assert_eq!(
+        ptx::parse("tex.2d.v4.f64.f32 {a,b,c,d}, [t, {x,y}];"),
+        Err(PtxError::BadModifier("f64".into()))
+    );
+    assert_eq!(
+        ptx::parse("tex.cube.v4.f32.s32 {a,b,c,d}, [t, {x,y,z,w}];"),
+        Err(PtxError::BadModifier("s32".into()))
+    );
+    assert_eq!(
+        ptx::parse("tex.3d.v4.f32.f32 {a,b,c,d}, [t, {x,y,z,w}], f0;"),
+        Err(PtxError::CompareNotAllowed("f0".into()))
+    );
+}
