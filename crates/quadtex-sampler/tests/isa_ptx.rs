@@ -525,3 +525,22 @@ fn unknown_opcodes_and_modifiers_are_named() {
         Err(PtxError::CompareNotAllowed("f0".into()))
     );
 }
+
+#[test]
+fn txq_channel_enums_default_to_cuda_channel_format_kinds() {
+    // No symbol-table entry: CUDA's cudaChannelFormatKind for the format
+    // (UnsignedNormalized8X4 = 7 for RGBA8 UNORM, BC7 SRGB = 30), reported
+    // for both queries (seed 003: one enumeration serves both).
+    for (format, kind) in [(TextureFormat::Rgba8Unorm, 7), (TextureFormat::Bc7Srgb, 30)] {
+        let s = Setup::unified(
+            view(texture(TextureDesc::d2(format, 4, 4))),
+            SamplerHeader::default(),
+        );
+        let mut r = Regs::new();
+        s.run("txq.channel_data_type.b32 %r1, [tex1];", &mut r)
+            .unwrap();
+        s.run("txq.channel_order.b32 %r2, [tex1];", &mut r).unwrap();
+        assert_eq!(r.get("%r1"), Some([kind; 4]), "{format}");
+        assert_eq!(r.get("%r2"), Some([kind; 4]), "{format}");
+    }
+}

@@ -455,8 +455,10 @@ pub struct Symbols {
     /// them is true).
     pub surfaces: Vec<String>,
     /// `txq.channel_data_type` / `.channel_order` per header index: the
-    /// source language's enumerations, passed through (seed 003; 0 when
-    /// absent).
+    /// source language's enumerations, passed through (seed 003). Absent
+    /// entries report the format's CUDA `cudaChannelFormatKind`
+    /// (`TextureFormat::channel_data_type`), CUDA's one enumeration for
+    /// both.
     pub channel: HashMap<u32, [u32; 2]>,
 }
 
@@ -1249,7 +1251,10 @@ fn exec_txq(ctx: &PtxContext<'_>, t: &Txq, regs: &mut Regs) -> PtxResult<()> {
                     .channel
                     .get(&h.header())
                     .copied()
-                    .unwrap_or([0; 2]);
+                    .unwrap_or_else(|| {
+                        let f = view.format();
+                        [f.channel_data_type(), f.channel_order()]
+                    });
                 let normalized = ctx.pools.sampler(h).is_some_and(|s| !s.unnormalized);
                 lod.map(|l| texture_query(view, t.query, l, channel, normalized))
             }
