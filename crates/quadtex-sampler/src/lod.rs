@@ -89,7 +89,6 @@ pub fn query_lod(
         return out;
     }
     let ctx = Ctx::new(view, smp, profile);
-    let cube = view.kind.is_cube();
     // The derivatives and the partial-quad rule exactly as `sample` takes
     // them.
     let (derivs, lambda_override) = lane_derivatives(profile, args, quad);
@@ -97,13 +96,8 @@ pub fn query_lod(
         if running & (1 << lane) == 0 {
             continue;
         }
-        let c = quad.coords[lane];
         let (ddx, ddy) = derivs[lane];
-        let lc = if cube {
-            ctx.cube_coords(c, ddx, ddy)
-        } else {
-            ctx.plain_coords(c, ddx, ddy)
-        };
+        let lc = ctx.lane_coords(quad.coords[lane], ddx, ddy);
         let (shader_lambda, shader_bias) = lane_lod(args, lane, lambda_override);
         let fp = footprint(&ctx, &lc);
         let lambda_base = shader_lambda.unwrap_or(fp.lambda);

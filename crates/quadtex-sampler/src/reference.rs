@@ -252,19 +252,13 @@ pub fn sample(
     let ctx = Ctx::new(view, smp, profile);
     let running = quad.running();
     let mut out = QuadResult::EMPTY;
-    let cube = view.kind.is_cube();
     let (derivs, lambda_override) = lane_derivatives(profile, args, quad);
     for lane in 0..4 {
         if running & (1 << lane) == 0 {
             continue;
         }
-        let c = quad.coords[lane];
         let (ddx, ddy) = derivs[lane];
-        let lc = if cube {
-            ctx.cube_coords(c, ddx, ddy)
-        } else {
-            ctx.plain_coords(c, ddx, ddy)
-        };
+        let lc = ctx.lane_coords(quad.coords[lane], ddx, ddy);
         let (shader_lambda, shader_bias) = lane_lod(args, lane, lambda_override);
         let dref = args.dref.map(|d| d[lane]);
         let (t, resident) = ctx.sample_lane(&lc, shader_lambda, shader_bias, args.offset, dref);
@@ -315,6 +309,16 @@ impl<'a> Ctx<'a> {
             TextureKind::D1 | TextureKind::D1Array => 1,
             TextureKind::D3 => 3,
             _ => 2,
+        }
+    }
+
+    /// A lane's coordinates in the view's addressing space: face
+    /// coordinates for cubes, `(s, t, r)` otherwise.
+    pub(crate) fn lane_coords(&self, c: [f32; 4], ddx: [f32; 3], ddy: [f32; 3]) -> LaneCoords {
+        if self.view.kind.is_cube() {
+            self.cube_coords(c, ddx, ddy)
+        } else {
+            self.plain_coords(c, ddx, ddy)
         }
     }
 
