@@ -114,39 +114,52 @@ impl Fetch for AnyUncompressed {
 pub(crate) struct Blocks {
     format: TextureFormat,
     bw: u32,
+    /// Texels per block.
+    n: usize,
     keys: Vec<usize>,
-    texels: Vec<[[f32; 4]; compressed::MAX_BLOCK_TEXELS]>,
+    /// `BLOCK_SLOTS` decoded blocks of `n` texels each, allocated on the
+    /// first fetch (a `QuadSampler` that never reads stays allocation-free).
+    texels: Vec<[f32; 4]>,
 }
 
-/// Cache slots (a power of two).
+/// Cache slots (a power of two): 64 BC blocks are 16 KiB of decoded texels.
 const BLOCK_SLOTS: usize = 64;
 
 impl Blocks {
     fn new(format: TextureFormat) -> Blocks {
-        let (bw, _) = format.block_extent();
+        let (bw, bh) = format.block_extent();
         Blocks {
             format,
             bw,
-            keys: vec![usize::MAX; BLOCK_SLOTS],
-            texels: vec![[[0.0; 4]; compressed::MAX_BLOCK_TEXELS]; BLOCK_SLOTS],
+            n: (bw * bh) as usize,
+            keys: Vec::new(),
+            texels: Vec::new(),
         }
     }
 }
 
 impl Fetch for Blocks {
     fn texel(&mut self, bytes: &[u8], o: usize, tx: u32, ty: u32) -> [f32; 4] {
+        if self.keys.is_empty() {
+            self.keys = vec![usize::MAX; BLOCK_SLOTS];
+            self.texels = vec![[0.0; 4]; BLOCK_SLOTS * self.n];
+        }
         let bb = self.format.block_bytes() as usize;
         let slot = (o / bb) & (BLOCK_SLOTS - 1);
+        let cached = &mut self.texels[slot * self.n..(slot + 1) * self.n];
         if self.keys[slot] != o {
-            let ok = bytes.get(o..o + bb).is_some_and(|blk| {
-                compressed::decode_block(self.format, blk, &mut self.texels[slot][..]).is_ok()
-            });
+            let ok = bytes
+                .get(o..o + bb)
+                .is_some_and(|blk| compressed::decode_block(self.format, blk, cached).is_ok());
             if !ok {
-                self.texels[slot] = [[0.0; 4]; compressed::MAX_BLOCK_TEXELS];
+                cached.fill([0.0; 4]);
             }
             self.keys[slot] = o;
         }
-        self.texels[slot][(ty * self.bw + tx) as usize]
+        cached
+            .get((ty * self.bw + tx) as usize)
+            .copied()
+            .unwrap_or([0.0; 4])
     }
 }
 
