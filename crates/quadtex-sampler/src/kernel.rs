@@ -1,23 +1,24 @@
 //! Quad SIMD kernels for `sample` on the common family: 1D, 2D, 3D and
 //! their arrays, float-sampled formats, nearest / bilinear / trilinear and
 //! anisotropic, every address mode and LOD form, normalized or
-//! unnormalized coordinates. Cubes, depth compare, min/max reduction,
-//! sparse textures and integer formats take the scalar reference path.
+//! unnormalized coordinates; and full cube quads that stay on one face
+//! without crossing an edge. Seamless cube edges and corners, depth
+//! compare, min/max reduction, sparse textures and integer formats take
+//! the scalar reference path.
 //!
 //! A kernel call is monomorphised per texel decoder ([`Fetch`]), so the
 //! format is decided once per call, never per texel. Lane work that is a
 //! handful of scalar operations (the LOD and level choice, shared with the
-//! reference through `Ctx::select`, and integer wrapping) stays scalar;
-//! texel coordinates, filter weights and the weighted sums run on all four
-//! lanes at once in `F4`. The operations and their order mirror
+//! reference through `Ctx::select`, and the texel loads) stays scalar; on
+//! full 2D quads (`lean2d`) the indices, wrapping and tiled offsets run on
+//! all four lanes in `I4`, and everywhere the coordinates, filter weights
+//! and weighted sums run on all four lanes in `F4`. The operations and their order mirror
 //! `reference.rs` exactly, so the results are bit-identical (the twin tests
 //! in `tests/kernel_twin.rs` check it on random and edge quads).
 
 use quadtex_format::format::{ChannelKind, ChannelOrder, FormatLayout};
 use quadtex_format::texel;
-use quadtex_format::{
-    compressed, Aspect, SampleType, Subresource, Texel, TextureFormat, TextureKind,
-};
+use quadtex_format::{compressed, SampleType, Subresource, Texel, TextureFormat, TextureKind};
 
 use crate::header::{AddressMode, Filter, ReductionMode};
 use crate::quad::{Quad, QuadResult, SampleArgs};
@@ -407,7 +408,7 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
                             }
                             let b = &border[l];
                             v[l] = if b[0][kx] || b[1][ky] || b[2][kz] {
-                                border_texel(ctx)
+                                ctx.border_f32()
                             } else {
                                 let p = &parts[l];
                                 let blk = p[0][kx] + p[1][ky] + p[2][kz];
@@ -456,17 +457,6 @@ fn quantize(f: F4, ctx: &Ctx<'_>) -> F4 {
             q / s
         }
     }
-}
-
-/// The border texel of a float-sampled format: only the format's
-/// components take the border colour, the rest read (0, 0, 0, 1).
-fn border_texel(ctx: &Ctx<'_>) -> [f32; 4] {
-    ctx.border_f32()
-}
-
-#[allow(dead_code)]
-fn _aspect() -> Aspect {
-    Aspect::Color
 }
 
 /// The common case without per-lane generality: a full 2D (or 2D-array)

@@ -50,9 +50,9 @@ pub fn sample_handle(
     }
 }
 
-/// `tex` on one quad: the SIMD kernel where it covers the call (1D/2D/3D
-/// and arrays, float formats, nearest/bilinear/trilinear), the scalar
-/// reference otherwise. Both give the same bits.
+/// `tex` on one quad: the SIMD kernels where they cover the call (1D/2D/3D
+/// and arrays and single-face cube quads, float formats, every filter),
+/// the scalar reference otherwise. Both give the same bits.
 pub fn sample(
     view: &TextureHeader,
     smp: &SamplerHeader,
