@@ -883,6 +883,7 @@ fn run_gather(case: &CaseJson, view: &TextureHeader, sampler: &SamplerHeader) ->
             component,
             offsets,
             dref: if compare { dref } else { None },
+            ndv: false,
         };
         let r = quadtex_sampler::gather(view, sampler, &Profile::VULKAN, &args, &quad);
         out.quad(&texel_lanes(&r), quad.active, None, None);

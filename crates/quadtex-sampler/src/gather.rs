@@ -51,6 +51,11 @@ pub struct GatherArgs {
     /// Depth reference per lane (`.DC`, `textureGather` on a shadow
     /// sampler): each texel returns `op(Dref, D) ? 1.0 : 0.0`.
     pub dref: Option<[f32; 4]>,
+    /// `.NDV`: on a `TWO_D_NO_MIPMAP` header, where TLD4 runs as TEX with
+    /// implicit derivatives, take them from all four lanes and skip the
+    /// partial-quad rule (seed 000). A true gather has no LOD, so it is
+    /// unaffected.
+    pub ndv: bool,
 }
 
 /// Footprint corners `(di, dj)` in output order: `[T(i0, j1), T(i1, j1),
@@ -127,6 +132,7 @@ pub fn gather(
             lod: Lod::Implicit,
             offset,
             dref: args.dref,
+            ndv: args.ndv,
             ..SampleArgs::default()
         };
         return crate::sample(view, smp, profile, &sa, quad);
@@ -341,7 +347,7 @@ mod tests {
 
     use super::*;
     use crate::fetch::tests::{texture, view};
-    use crate::header::BorderColor;
+    use crate::header::{BorderColor, Filter, MipmapMode};
 
     /// A `w` x `h` R32_SFLOAT 2D texture (one level unless `levels`), texel
     /// `(i, j)` of level `L` = `100 L + 10 j + i`.
@@ -728,5 +734,45 @@ mod tests {
             [0.75, 0.25, 0.0, 0.0],
         );
         assert_eq!(got, Texel::Float([1.0, 0.0, 0.0, 1.0]));
+    }
+
+    #[test]
+    fn ndv_reaches_the_tex_path_of_a_two_d_no_mipmap_header() {
+        // TLD4 as TEX on a partial quad (lane 3 off) under NvSass: without
+        // .NDV the partial-quad rule forces lambda to -inf, so the linear
+        // magnification filter blends texels 0 and 1 (0.5); with .NDV the
+        // quad's derivatives (one texel per pixel and more) minify, and the
+        // nearest minification filter reads texel 1 alone.
+        let t = texture(
+            TextureDesc::d2_no_mipmap(F::R32Float, 2, 2),
+            |_, _, _, p| Texel::Float([p[0] as f32, 0.0, 0.0, 1.0]),
+        );
+        let v = view(t);
+        let s = SamplerHeader {
+            mag_filter: Filter::Linear,
+            min_filter: Filter::Nearest,
+            mipmap_mode: MipmapMode::None,
+            address: [AddressMode::ClampToEdge; 3],
+            ..SamplerHeader::default()
+        };
+        let quad = Quad {
+            coords: [
+                [0.5, 0.25, 0.0, 0.0],
+                [2.5, 0.25, 0.0, 0.0],
+                [0.5, 2.25, 0.0, 0.0],
+                [2.5, 2.25, 0.0, 0.0],
+            ],
+            active: 0x7,
+            helper: 0,
+        };
+        let run = |ndv: bool| {
+            let args = GatherArgs {
+                ndv,
+                ..GatherArgs::default()
+            };
+            gather(&v, &s, &Profile::NV_SASS, &args, &quad).texels[0].unwrap()
+        };
+        assert_eq!(run(false), Texel::Float([0.5, 0.0, 0.0, 1.0]));
+        assert_eq!(run(true), Texel::Float([1.0, 0.0, 0.0, 1.0]));
     }
 }

@@ -1148,6 +1148,7 @@ fn exec_tld4(ctx: &PtxContext<'_>, t: &Tld4, regs: &mut Regs) -> PtxResult<()> {
         component: t.comp,
         offsets,
         dref,
+        ndv: false,
     };
     let r = match ctx.pools.resolve(h) {
         Some((view, smp)) => gather(view, smp, &ctx.profile, &args, &quad),

@@ -21,7 +21,7 @@
 //!   000 describes.
 //! - A lane whose guard predicate (`@Pg`) is false does not run at all.
 //! - `.NDV` on TLD4 only matters for a `TWO_D_NO_MIPMAP` header (TLD4 as
-//!   TEX); the gather core takes no `ndv` flag, so it is ignored there.
+//!   TEX), where `GatherArgs::ndv` carries it to the TEX path.
 
 use std::fmt;
 
@@ -625,6 +625,7 @@ impl Tld4 {
                 component: self.component,
                 offsets,
                 dref,
+                ndv: self.ndv,
             };
             let quad = Quad {
                 coords,
