@@ -4,70 +4,10 @@
 //! `resident` and `raw`), concrete values from SEMANTICS.md §1, §2 and §4,
 //! and exit 2 with one stderr line for every input the format refuses.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
+mod common;
 
+use common::*;
 use serde_json::{json, Value};
-
-/// A fresh directory per case.
-fn case_dir() -> PathBuf {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "quadtex-probe-ops-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn probe(case: &Value, texels: &[u8]) -> Output {
-    let dir = case_dir();
-    std::fs::write(dir.join("texels.bin"), texels).unwrap();
-    std::fs::write(dir.join("case.json"), case.to_string()).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_quadtex"))
-        .arg("probe")
-        .arg(dir.join("case.json"))
-        .output()
-        .expect("run quadtex");
-    let _ = std::fs::remove_dir_all(&dir);
-    out
-}
-
-/// Runs a case that must succeed and returns its RESULT.
-fn result(case: &Value, texels: &[u8]) -> Value {
-    let out = probe(case, texels);
-    assert!(
-        out.status.success(),
-        "exit {:?}: {}",
-        out.status.code(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.stderr.is_empty());
-    serde_json::from_slice(&out.stdout).expect("RESULT is JSON")
-}
-
-/// Runs a case that must be rejected: exit 2, one stderr line, no stdout.
-fn rejected(case: &Value, texels: &[u8]) -> String {
-    let out = probe(case, texels);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "stderr: {err}");
-    assert!(out.stdout.is_empty());
-    assert_eq!(err.lines().count(), 1, "not one line: {err:?}");
-    assert!(
-        err.starts_with("quadtex: ") && !err.contains("panicked"),
-        "{err}"
-    );
-    err
-}
-
-fn texture(format: &str, kind: &str, w: u32, h: u32, layers: u32, levels: u32) -> Value {
-    json!({
-        "format": format, "kind": kind, "width": w, "height": h, "depth": 1,
-        "layers": layers, "levels": levels, "samples": 1, "data": "texels.bin"
-    })
-}
 
 fn sampler(address: &str) -> Value {
     json!({
@@ -76,17 +16,6 @@ fn sampler(address: &str) -> Value {
         "border_color": [0.0, 0.0, 0.0, 1.0],
         "mip_lod_bias": 0.0, "min_lod": 0.0, "max_lod": 1000.0,
         "max_anisotropy": 1.0, "compare": null, "unnormalized": false
-    })
-}
-
-fn case(tex: Value, smp: Value, op: Value, quad: Value) -> Value {
-    let levels = tex["levels"].clone();
-    json!({
-        "texture": tex,
-        "view": { "swizzle": "rgba", "base_level": 0, "level_count": levels },
-        "sampler": smp,
-        "op": op,
-        "quads": [quad]
     })
 }
 
