@@ -1,0 +1,1 @@
+//! Scene files: the TOML format, meshes, procedural textures.
