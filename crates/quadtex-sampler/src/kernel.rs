@@ -20,10 +20,11 @@ use quadtex_format::format::{ChannelKind, ChannelOrder, FormatLayout};
 use quadtex_format::texel;
 use quadtex_format::{compressed, SampleType, Subresource, Texel, TextureFormat, TextureKind};
 
+use crate::batch;
 use crate::header::{AddressMode, Filter, ReductionMode};
 use crate::quad::{Quad, QuadResult, SampleArgs};
 use crate::reference::{floor_index, lane_derivatives, lane_lod, wrap, Ctx, LaneCoords, Selection};
-use crate::simd::{arr, f4, frac, F4, I4};
+use crate::simd::{arr, f4, frac, F4};
 
 /// Reads one texel as `[f32; 4]` (decoded, sRGB to linear, missing
 /// components (0, 0, 0, 1)).
@@ -32,6 +33,13 @@ pub(crate) trait Fetch {
     /// (`(0, 0)` for uncompressed formats, whose blocks are texels). The
     /// caller keeps `off` inside the texture.
     fn texel(&mut self, bytes: &[u8], off: usize, tx: u32, ty: u32) -> [f32; 4];
+
+    /// `Some((bgra, srgb))` for 8-bit RGBA/BGRA UNORM or sRGB texels, which
+    /// the batched kernels decode on all lanes at once.
+    #[inline(always)]
+    fn rgba8(&self) -> Option<(bool, bool)> {
+        None
+    }
 }
 
 /// 8-bit RGBA/BGRA UNORM or sRGB through the format crate's exact lookup
@@ -69,6 +77,11 @@ impl Fetch for Rgba8 {
             self.colour[b as usize],
             self.alpha[p[3] as usize],
         ]
+    }
+
+    #[inline(always)]
+    fn rgba8(&self) -> Option<(bool, bool)> {
+        Some((self.bgra, !std::ptr::eq(self.colour, self.alpha)))
     }
 }
 
@@ -244,11 +257,6 @@ fn run<F: Fetch>(ctx: &Ctx<'_>, fetch: &mut F, args: &SampleArgs, quad: &Quad) -
         TextureKind::D3 => 3,
         _ => 2,
     };
-    if running == 0xf && dims == 2 && !smp.unnormalized {
-        if let Some(r) = full2d(ctx, fetch, args, quad) {
-            return r;
-        }
-    }
     // Scalar per lane: derivatives, coordinates and the level choice.
     let (derivs, partial_override) = lane_derivatives(ctx.profile, args, quad);
     let mut lcs = [None::<LaneCoords>; 4];
@@ -459,229 +467,6 @@ fn quantize(f: F4, ctx: &Ctx<'_>) -> F4 {
     }
 }
 
-/// The common case without per-lane generality: a full 2D (or 2D-array)
-/// quad whose lanes read the same level(s) of one layer, isotropic, with
-/// normalized coordinates, `repeat` on power-of-two levels or
-/// `clamp_to_edge`, power-of-two blocks, and coordinates within +-2^24
-/// texels (where `floor_index` is the plain f32 floor). Indices, wrapping,
-/// the block split and the separable tiled offsets are `I4` arithmetic;
-/// only the texel loads are per lane. The same operations as `run` in the
-/// same order, so the same bits; `None` hands the quad back to `run`.
-#[inline(always)]
-fn lean2d<F: Fetch>(
-    ctx: &Ctx<'_>,
-    fetch: &mut F,
-    args: &SampleArgs,
-    lc: &[LaneCoords; 4],
-    sel: &[Selection; 4],
-    cube: bool,
-) -> Option<QuadResult> {
-    let smp = ctx.smp;
-    let view = ctx.view;
-    let layer = lc[0].layer;
-    if lc.iter().any(|c| c.layer != layer) || sel.iter().any(|x| x.aniso.taps != 1) {
-        return None;
-    }
-    let (bw, bh) = ctx.format.block_extent();
-    if !bw.is_power_of_two() || !bh.is_power_of_two() {
-        return None;
-    }
-    let bshift = [bw.trailing_zeros(), bh.trailing_zeros()];
-    let tex = &view.texture;
-    let bytes = tex.bytes();
-    let s = f4([lc[0].st[0], lc[1].st[0], lc[2].st[0], lc[3].st[0]]);
-    let t = f4([lc[0].st[1], lc[1].st[1], lc[2].st[1], lc[3].st[1]]);
-    let linear = f4([
-        lin_of(&sel[0]),
-        lin_of(&sel[1]),
-        lin_of(&sel[2]),
-        lin_of(&sel[3]),
-    ])
-    .simd_eq(F4::ONE);
-    let mut total = [F4::splat(-0.0); 4];
-    for pass in 0..2 {
-        let wl = f4([
-            sel[0].levels[pass].1,
-            sel[1].levels[pass].1,
-            sel[2].levels[pass].1,
-            sel[3].levels[pass].1,
-        ]);
-        let used = wl.simd_ne(F4::ZERO);
-        if !used.any() {
-            continue;
-        }
-        let level = sel[0].levels[pass].0;
-        if sel
-            .iter()
-            .any(|x| x.levels[pass].0 != level && x.levels[pass].1 != 0.0)
-        {
-            return None;
-        }
-        let sub = tex.subresource(view.base_level + level, layer, 0)?;
-        let size = [sub.extent.width as i32, sub.extent.height as i32];
-        let (tw, th) = (sub.tile_w_log2, sub.tile_h_log2);
-        let common = tw.min(th);
-        let mut wts = [[F4::ONE, F4::ZERO]; 2];
-        // Block-index shares of the two indices on each axis, and the
-        // texel's position inside its block.
-        let mut part = [[I4::ZERO; 2]; 2];
-        let mut inner = [[I4::ZERO; 2]; 2];
-        for (k, st) in [s, t].into_iter().enumerate() {
-            let mut u = st * F4::splat(size[k] as f32);
-            if !cube {
-                u += F4::splat(args.offset[k] as f32);
-            }
-            let x = linear.select(u - F4::splat(0.5), u);
-            let a = linear.select(quantize(frac(x), ctx), F4::ZERO);
-            wts[k] = [F4::ONE - a, a];
-            let fl = x.floor();
-            // NaN and out-of-range lanes fail the comparison.
-            if !fl.abs().simd_lt(F4::splat(16_777_216.0)).all() {
-                return None;
-            }
-            let i0 = fl.trunc_int();
-            let n = size[k];
-            // Seamless cubes: nearest reads clamp to the face; a linear
-            // footprint crossing an edge needs the neighbour face (the
-            // reference path).
-            let seamless = cube && smp.seamless_cube;
-            if seamless {
-                let lin_i = i0.to_array();
-                let lin_l = arr(linear.select(F4::ONE, F4::ZERO));
-                if (0..4).any(|l| lin_l[l] != 0.0 && (lin_i[l] < 0 || lin_i[l] + 1 > n - 1)) {
-                    return None;
-                }
-            }
-            let mode = if seamless {
-                AddressMode::ClampToEdge
-            } else {
-                smp.address[k]
-            };
-            for (tap, i) in [i0, i0 + I4::splat(1)].into_iter().enumerate() {
-                let w = match mode {
-                    AddressMode::Repeat if n & (n - 1) == 0 => i & I4::splat(n - 1),
-                    AddressMode::ClampToEdge => i.max(I4::ZERO).min(I4::splat(n - 1)),
-                    _ => return None,
-                };
-                inner[k][tap] = w & I4::splat((1 << bshift[k]) - 1);
-                let w = w >> bshift[k];
-                part[k][tap] = if k == 0 {
-                    let inner = w & I4::splat((1 << tw) - 1);
-                    let low = part1by1(inner & I4::splat((1 << common) - 1));
-                    let high = (inner >> common) << (2 * common);
-                    ((w >> tw) << (tw + th)) + (low | high)
-                } else {
-                    let inner = w & I4::splat((1 << th) - 1);
-                    let low = part1by1(inner & I4::splat((1 << common) - 1)) << 1;
-                    let high = (inner >> common) << (2 * common);
-                    (((w >> th) * I4::splat(sub.tiles_x as i32)) << (tw + th)) + (low | high)
-                };
-            }
-        }
-        let bb = sub.block_bytes as usize;
-        let mut acc = [F4::splat(-0.0); 4];
-        for ky in 0..2 {
-            for kx in 0..2 {
-                let w = wts[0][kx] * wts[1][ky];
-                let live = w.simd_ne(F4::ZERO);
-                if !live.any() {
-                    continue;
-                }
-                let blk = (part[0][kx] + part[1][ky]).to_array();
-                let (tx, ty) = (inner[0][kx].to_array(), inner[1][ky].to_array());
-                let o = |l: usize| sub.offset + blk[l] as usize * bb;
-                let v0 = fetch.texel(bytes, o(0), tx[0] as u32, ty[0] as u32);
-                let v1 = fetch.texel(bytes, o(1), tx[1] as u32, ty[1] as u32);
-                let v2 = fetch.texel(bytes, o(2), tx[2] as u32, ty[2] as u32);
-                let v3 = fetch.texel(bytes, o(3), tx[3] as u32, ty[3] as u32);
-                let [r, g, b, a] = F4::transpose([f4(v0), f4(v1), f4(v2), f4(v3)]);
-                acc[0] = live.select(acc[0] + w * r, acc[0]);
-                acc[1] = live.select(acc[1] + w * g, acc[1]);
-                acc[2] = live.select(acc[2] + w * b, acc[2]);
-                acc[3] = live.select(acc[3] + w * a, acc[3]);
-            }
-        }
-        for c in 0..4 {
-            total[c] = used.select(total[c] + wl * acc[c], total[c]);
-        }
-    }
-    let [r, g, b, a] = [arr(total[0]), arr(total[1]), arr(total[2]), arr(total[3])];
-    let mut out = QuadResult::EMPTY;
-    for lane in 0..4 {
-        out.texels[lane] = Some(ctx.swizzle(Texel::Float([r[lane], g[lane], b[lane], a[lane]])));
-        out.resident[lane] = true;
-    }
-    Some(out)
-}
-
-/// Spreads the low 4 bits of each lane to the even bit positions (the
-/// Morton interleave of `quadtex_format::Subresource::x_blocks`).
-#[inline(always)]
-fn part1by1(v: I4) -> I4 {
-    let v = (v | (v << 2)) & I4::splat(0x33);
-    (v | (v << 1)) & I4::splat(0x55)
-}
-
-#[inline(always)]
-fn lin_of(s: &Selection) -> f32 {
-    if s.filter == Filter::Linear {
-        1.0
-    } else {
-        0.0
-    }
-}
-
-/// A full 2D quad: the per-lane setup without optional lanes (no `Option`
-/// arrays to fill and copy), then `lean2d`.
-#[inline(always)]
-fn full2d<F: Fetch>(
-    ctx: &Ctx<'_>,
-    fetch: &mut F,
-    args: &SampleArgs,
-    quad: &Quad,
-) -> Option<QuadResult> {
-    let c = &quad.coords;
-    // A full quad: no partial-quad override.
-    let (derivs, _) = lane_derivatives(ctx.profile, args, quad);
-    let lane = |l: usize| -> (LaneCoords, Option<f32>, f32) {
-        let (ddx, ddy) = derivs[l];
-        let lc = ctx.plain_coords(c[l], ddx, ddy);
-        let (sl, b) = lane_lod(args, l, None);
-        (lc, sl, b)
-    };
-    let (l0, sl0, b0) = lane(0);
-    let (l1, sl1, b1) = lane(1);
-    let (l2, sl2, b2) = lane(2);
-    let (l3, sl3, b3) = lane(3);
-    let s0 = ctx.select(&l0, sl0, b0);
-    // Lanes with the same LOD inputs as lane 0 (all of them with coarse
-    // derivatives) share its selection: same inputs, same bits.
-    let same = |l: usize, sl: Option<f32>, b: f32| {
-        derivs[l].0.map(f32::to_bits) == derivs[0].0.map(f32::to_bits)
-            && derivs[l].1.map(f32::to_bits) == derivs[0].1.map(f32::to_bits)
-            && sl.map(f32::to_bits) == sl0.map(f32::to_bits)
-            && b.to_bits() == b0.to_bits()
-    };
-    let s1 = if same(1, sl1, b1) {
-        s0
-    } else {
-        ctx.select(&l1, sl1, b1)
-    };
-    let s2 = if same(2, sl2, b2) {
-        s0
-    } else {
-        ctx.select(&l2, sl2, b2)
-    };
-    let s3 = if same(3, sl3, b3) {
-        s0
-    } else {
-        ctx.select(&l3, sl3, b3)
-    };
-    let lc = [l0, l1, l2, l3];
-    let sel = [s0, s1, s2, s3];
-    lean2d(ctx, fetch, args, &lc, &sel, false)
-}
-
 /// Splits a texel index into (block, texel within block) without a
 /// division when the block extent is a power of two (always, except some
 /// ASTC sizes).
@@ -756,16 +541,67 @@ pub(crate) fn sample_cube(
         lc.face = 0;
         (lc, sel)
     };
-    let (l0, s0) = lane(0);
-    let (l1, s1) = lane(1);
-    let (l2, s2) = lane(2);
-    let (l3, s3) = lane(3);
-    let (lc, sel) = ([l0, l1, l2, l3], [s0, s1, s2, s3]);
+    let lanes = [lane(0), lane(1), lane(2), lane(3)];
+    let layer = lanes[0].0.layer;
+    if lanes
+        .iter()
+        .any(|(lc, sel)| lc.layer != layer || sel.aniso.taps != 1)
+    {
+        return None;
+    }
+    let pass = |p: usize| -> Option<(u32, F4)> {
+        let w = lanes.map(|(_, sel)| sel.levels[p].1);
+        let mut level = None;
+        for (_, sel) in &lanes {
+            let (lv, wt) = sel.levels[p];
+            if wt != 0.0 && *level.get_or_insert(lv) != lv {
+                return None;
+            }
+        }
+        Some((level.unwrap_or(0), f4(w)))
+    };
+    let sel = batch::w4::Sel {
+        s: f4(lanes.map(|(lc, _)| lc.st[0])),
+        t: f4(lanes.map(|(lc, _)| lc.st[1])),
+        layer,
+        linear: f4(lanes.map(|(_, sel)| {
+            if sel.filter == Filter::Linear {
+                1.0
+            } else {
+                0.0
+            }
+        }))
+        .simd_eq(F4::ONE),
+        levels: [pass(0)?, pass(1)?],
+    };
+    let rgba = match decoder {
+        Decoder::Rgba8(d) => batch::w4::filter(ctx, d, [0; 3], &sel, true),
+        Decoder::Rgba16F(d) => batch::w4::filter(ctx, d, [0; 3], &sel, true),
+        Decoder::R32F(d) => batch::w4::filter(ctx, d, [0; 3], &sel, true),
+        Decoder::Blocks(d) => batch::w4::filter(ctx, d, [0; 3], &sel, true),
+        Decoder::Any(d) => batch::w4::filter(ctx, d, [0; 3], &sel, true),
+    }?;
+    let mut out = [QuadResult::EMPTY];
+    batch::write_out(ctx, rgba, &mut out);
+    Some(out[0])
+}
+
+/// Runs `quads` (`lanes / 4` full quads) through the batched kernel of
+/// that width, monomorphised for the decoder; `false` when the batch is
+/// not for it (nothing written).
+pub(crate) fn sample_batch(
+    lanes: usize,
+    ctx: &Ctx<'_>,
+    decoder: &mut Decoder,
+    args: &SampleArgs,
+    quads: &[Quad],
+    out: &mut [QuadResult],
+) -> bool {
     match decoder {
-        Decoder::Rgba8(d) => lean2d(ctx, d, args, &lc, &sel, true),
-        Decoder::Rgba16F(d) => lean2d(ctx, d, args, &lc, &sel, true),
-        Decoder::R32F(d) => lean2d(ctx, d, args, &lc, &sel, true),
-        Decoder::Blocks(d) => lean2d(ctx, d, args, &lc, &sel, true),
-        Decoder::Any(d) => lean2d(ctx, d, args, &lc, &sel, true),
+        Decoder::Rgba8(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
+        Decoder::Rgba16F(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
+        Decoder::R32F(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
+        Decoder::Blocks(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
+        Decoder::Any(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
     }
 }

@@ -8,6 +8,7 @@
 //! scalar twin of every kernel: SEMANTICS.md written out literally. What a
 //! texture *is* lives in `quadtex-format`.
 
+mod batch;
 pub mod error;
 pub mod fetch;
 pub mod gather;
@@ -88,6 +89,13 @@ impl<'a> QuadSampler<'a> {
     /// scalar reference otherwise; both give the same bits.
     pub fn sample(&mut self, args: &SampleArgs, quad: &Quad) -> QuadResult {
         if kernel::handles(&self.ctx, args) {
+            if quad.running() == 0xf && batch::handles(&self.ctx) {
+                let mut out = [QuadResult::EMPTY];
+                let quads = std::slice::from_ref(quad);
+                if kernel::sample_batch(4, &self.ctx, &mut self.decoder, args, quads, &mut out) {
+                    return out[0];
+                }
+            }
             kernel::sample(&self.ctx, &mut self.decoder, args, quad)
         } else if let Some(r) = kernel::handles_cube(&self.ctx, args)
             .then(|| kernel::sample_cube(&self.ctx, &mut self.decoder, args, quad))
@@ -97,6 +105,56 @@ impl<'a> QuadSampler<'a> {
         } else {
             reference::sample(self.ctx.view, self.ctx.smp, self.ctx.profile, args, quad)
         }
+    }
+
+    /// `tex` on many quads with the same `args` (a tile's worth, say):
+    /// `out[i]` gets quad `i`'s result, for the first
+    /// `min(quads.len(), out.len())` quads. Full 2D quads go through the
+    /// batched kernels several quads per register: four per AVX-512
+    /// register when the build targets AVX-512 (`target-cpu=native` on
+    /// this project's Zen 4 machines, see `.cargo/config.toml`), two per
+    /// AVX2 register otherwise; everything else as [`Self::sample`]. The
+    /// bits are [`Self::sample`]'s either way.
+    pub fn sample_quads(&mut self, args: &SampleArgs, quads: &[Quad], out: &mut [QuadResult]) {
+        self.sample_quads_at_width(batch::NATIVE_QUADS * 4, args, quads, out);
+    }
+
+    /// [`Self::sample_quads`] with a chosen batch width in lanes (4, 8 or
+    /// 16; anything else runs quad by quad), for tests and profiling of
+    /// each width. Returns how many quads the batched kernels took.
+    #[doc(hidden)]
+    pub fn sample_quads_at_width(
+        &mut self,
+        lanes: usize,
+        args: &SampleArgs,
+        quads: &[Quad],
+        out: &mut [QuadResult],
+    ) -> usize {
+        let n = quads.len().min(out.len());
+        let (quads, out) = (&quads[..n], &mut out[..n]);
+        let mut done = 0;
+        let mut batched = 0;
+        if matches!(lanes, 4 | 8 | 16)
+            && kernel::handles(&self.ctx, args)
+            && batch::handles(&self.ctx)
+        {
+            let per = lanes / 4;
+            while done + per <= n {
+                let (q, o) = (&quads[done..done + per], &mut out[done..done + per]);
+                if kernel::sample_batch(lanes, &self.ctx, &mut self.decoder, args, q, o) {
+                    batched += per;
+                } else {
+                    for (r, quad) in o.iter_mut().zip(q) {
+                        *r = self.sample(args, quad);
+                    }
+                }
+                done += per;
+            }
+        }
+        for (r, quad) in out[done..].iter_mut().zip(&quads[done..]) {
+            *r = self.sample(args, quad);
+        }
+        batched
     }
 }
 

@@ -166,6 +166,52 @@ pub fn select_layer(a: f32, count: u32, rule: LayerRound) -> u32 {
     }
 }
 
+/// `log2(x)` for the LOD: exact at powers of two, within 2 ulp elsewhere,
+/// `-inf` at zero, `+inf` at `+inf`, NaN for NaN and negative inputs.
+/// Written out (rather than libm's `log2f`) so that the batched SIMD
+/// kernels compute the very same bits with the very same operations:
+/// `x = m * 2^e` with `m` in `(sqrt(1/2), sqrt(2)]`, then
+/// `ln(m) = 2 atanh(s)`, `s = (m - 1) / (m + 1)`, as an odd series to `s^9`
+/// (truncation below 4e-10 for `|s| < 0.172`).
+pub(crate) fn log2(x: f32) -> f32 {
+    if x.is_nan() || x < 0.0 {
+        return f32::NAN;
+    }
+    if x == 0.0 {
+        return f32::NEG_INFINITY;
+    }
+    if x == f32::INFINITY {
+        return f32::INFINITY;
+    }
+    // Denormals: scale into the normal range first.
+    let denormal = x < f32::MIN_POSITIVE;
+    let xs = if denormal { x * LOG2_DENORMAL_SCALE } else { x };
+    let bits = xs.to_bits() as i32;
+    let mut e = (bits >> 23) - 127 - if denormal { 23 } else { 0 };
+    let mut m = f32::from_bits(((bits & 0x007f_ffff) | 0x3f80_0000) as u32);
+    if m > std::f32::consts::SQRT_2 {
+        m *= 0.5;
+        e += 1;
+    }
+    let f = m - 1.0;
+    let s = f / (2.0 + f);
+    let z = s * s;
+    let p = (((z * LOG2_C9 + LOG2_C7) * z + LOG2_C5) * z + LOG2_C3) * z + 1.0;
+    let ln = (s + s) * p;
+    e as f32 + ln * std::f32::consts::LOG2_E
+}
+
+/// 2^23, which makes every denormal normal.
+pub(crate) const LOG2_DENORMAL_SCALE: f32 = 8_388_608.0;
+/// The odd atanh series' coefficients 1/9, 1/7, 1/5, 1/3.
+pub(crate) const LOG2_C9: f32 = 1.0 / 9.0;
+/// See [`LOG2_C9`].
+pub(crate) const LOG2_C7: f32 = 1.0 / 7.0;
+/// See [`LOG2_C9`].
+pub(crate) const LOG2_C5: f32 = 1.0 / 5.0;
+/// See [`LOG2_C9`].
+pub(crate) const LOG2_C3: f32 = 1.0 / 3.0;
+
 /// The per-lane implicit derivatives of `v` (fine or coarse).
 pub fn quad_derivatives(v: &[[f32; 3]; 4], mode: Derivatives) -> [([f32; 3], [f32; 3]); 4] {
     let sub = |a: [f32; 3], b: [f32; 3]| [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -276,9 +322,9 @@ pub(crate) struct Ctx<'a> {
     pub(crate) format: TextureFormat,
     pub(crate) ty: SampleType,
     /// Base level extent of the view.
-    base: [u32; 3],
+    pub(crate) base: [u32; 3],
     /// The view's swizzle is `rgba` (checked once, not per lane).
-    identity_swizzle: bool,
+    pub(crate) identity_swizzle: bool,
 }
 
 /// The result of reading one texel: the value (compare applied) and
@@ -426,7 +472,7 @@ impl<'a> Ctx<'a> {
     pub(crate) fn footprint_lambda(&self, fp: &Footprint) -> (f32, f32) {
         let max_aniso = self.profile.aniso_levels.quantize(self.smp.max_anisotropy);
         if max_aniso <= 1.0 {
-            return (fp.a.sqrt().max(fp.c.sqrt()).log2(), 1.0);
+            return (log2(fp.a.sqrt().max(fp.c.sqrt())), 1.0);
         }
         let (s1, s2) = fp.axes();
         let eta = if s1 == 0.0 || !s1.is_finite() {
@@ -436,7 +482,7 @@ impl<'a> Ctx<'a> {
         } else {
             (s1 / s2).min(max_aniso)
         };
-        ((s1 / eta).log2(), eta)
+        (log2(s1 / eta), eta)
     }
 
     /// Lambda before bias, and the anisotropic taps.

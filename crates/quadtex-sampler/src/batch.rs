@@ -1,0 +1,624 @@
+//! Batched SIMD kernels: whole quads across one wide register. `w4` runs
+//! one quad on 4 lanes (`f32x4`), `w8` two quads on 8 lanes (`f32x8`:
+//! AVX2), `w16` four quads on 16 lanes (`f32x16`: AVX-512 when the build
+//! targets it, two AVX2 halves otherwise). [`crate::QuadSampler::sample_quads`]
+//! uses the widest one the build's target features make native.
+//!
+//! The family they cover is the common one: full quads on 2D and 2D-array
+//! views (and cube quads that stay on one face, which join at the filter
+//! stage after their per-lane face projection), float-sampled formats,
+//! isotropic nearest / bilinear / trilinear, every LOD form, `repeat` on
+//! power-of-two levels and `clamp_to_edge`. Everything runs on all lanes at
+//! once: derivatives, lambda (with the reference's own [`log2`]), bias and
+//! clamps, the level choice, filter weights, wrapping, the Morton-tiled
+//! addresses, RGBA8 decode and the weighted sums. Only the texel loads are
+//! per lane. Anything else (anisotropy, other address modes, lanes that
+//! disagree on a level or layer, coordinates beyond 2^24 texels) returns
+//! `None`/`false` and the caller takes the per-quad kernel in `kernel.rs`.
+//!
+//! The operations and their order are `reference.rs`'s, so the results are
+//! the reference's bits; `tests` below and `tests/kernel_twin.rs` check it
+//! at every width.
+//!
+//! [`log2`]: crate::reference::log2
+
+use quadtex_format::{Texel, TextureKind};
+
+use crate::header::{AddressMode, Filter, MipmapMode};
+use crate::kernel::Fetch;
+use crate::profile::{Derivatives, FracRound, MipNearest};
+use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
+use crate::reference::{
+    select_layer, Ctx, LOG2_C3, LOG2_C5, LOG2_C7, LOG2_C9, LOG2_DENORMAL_SCALE,
+};
+
+/// Whether a view and call belong to the batched family at all (the
+/// per-batch checks come later): 2D or 2D-array, normalized coordinates,
+/// isotropic. The caller has checked `kernel::handles`.
+pub(crate) fn handles(ctx: &Ctx<'_>) -> bool {
+    matches!(ctx.view.kind, TextureKind::D2 | TextureKind::D2Array)
+        && !ctx.smp.unnormalized
+        && ctx.profile.aniso_levels.quantize(ctx.smp.max_anisotropy) <= 1.0
+}
+
+/// 1.0 for a linear filter, 0.0 for nearest.
+#[inline(always)]
+fn lin(f: Filter) -> f32 {
+    if f == Filter::Linear {
+        1.0
+    } else {
+        0.0
+    }
+}
+
+/// Writes lane results into quads' results: lane `4q + l` is lane `l` of
+/// quad `q`.
+#[inline(always)]
+pub(crate) fn write_out<const N: usize>(
+    ctx: &Ctx<'_>,
+    rgba: [[f32; N]; 4],
+    out: &mut [QuadResult],
+) {
+    let [r, g, b, a] = rgba;
+    for (q, o) in out.iter_mut().enumerate() {
+        let lane = |l: usize| {
+            let i = 4 * q + l;
+            Texel::Float([r[i], g[i], b[i], a[i]])
+        };
+        o.texels = if ctx.identity_swizzle {
+            [0, 1, 2, 3].map(|l| Some(lane(l)))
+        } else {
+            [0, 1, 2, 3].map(|l| Some(ctx.swizzle(lane(l))))
+        };
+        o.resident = [true; 4];
+    }
+}
+
+/// The level every lane with a non-zero weight reads, if they agree.
+#[inline(always)]
+fn uniform_level<const N: usize>(level: [f32; N], weight: [f32; N]) -> Option<u32> {
+    let mut first = None;
+    for i in 0..N {
+        if weight[i] != 0.0 {
+            match first {
+                None => first = Some(level[i]),
+                Some(l) if l != level[i] => return None,
+                Some(_) => {}
+            }
+        }
+    }
+    Some(first.unwrap_or(0.0) as u32)
+}
+
+macro_rules! batch_kernel {
+    ($(#[$meta:meta])* $m:ident, $F:ident, $I:ident, $N:literal) => {
+        $(#[$meta])*
+        pub(crate) mod $m {
+            use super::*;
+
+            type F = crate::simd::$F;
+            type I = crate::simd::$I;
+            /// Lanes per register.
+            pub(crate) const N: usize = $N;
+            /// Quads per register.
+            pub(crate) const Q: usize = N / 4;
+
+            /// Per lane, what the filter stage needs: coordinates, the
+            /// linear-filter mask and the (at most two) levels, each read by
+            /// every lane that weighs it, with per-lane weights.
+            pub(crate) struct Sel {
+                pub(crate) s: F,
+                pub(crate) t: F,
+                pub(crate) layer: u32,
+                pub(crate) linear: F,
+                pub(crate) levels: [(u32, F); 2],
+            }
+
+            /// `reference::log2` on every lane, operation for operation.
+            #[inline(always)]
+            pub(crate) fn log2(x: F) -> F {
+                let denormal = x.simd_lt(F::splat(f32::MIN_POSITIVE));
+                let xs = denormal.select(x * F::splat(LOG2_DENORMAL_SCALE), x);
+                let bits: I = bytemuck::cast(xs);
+                let adj: I = bytemuck::cast(denormal);
+                // `adj` is -1 on denormal lanes.
+                let e = (bits >> 23) - I::splat(127) + adj * I::splat(23);
+                let m: F = bytemuck::cast((bits & I::splat(0x007f_ffff)) | I::splat(0x3f80_0000));
+                let big = m.simd_gt(F::splat(std::f32::consts::SQRT_2));
+                let m = big.select(m * F::splat(0.5), m);
+                let e: I = e - bytemuck::cast::<F, I>(big);
+                let f = m - F::ONE;
+                let s = f / (F::splat(2.0) + f);
+                let z = s * s;
+                let p = (((z * F::splat(LOG2_C9) + F::splat(LOG2_C7)) * z + F::splat(LOG2_C5))
+                    * z
+                    + F::splat(LOG2_C3))
+                    * z
+                    + F::ONE;
+                let ln = (s + s) * p;
+                let r = e.round_float() + ln * F::splat(std::f32::consts::LOG2_E);
+                let r = x.simd_eq(F::ZERO).select(F::splat(f32::NEG_INFINITY), r);
+                let r = x.simd_eq(F::splat(f32::INFINITY)).select(x, r);
+                (x.is_nan() | x.simd_lt(F::ZERO)).select(F::splat(f32::NAN), r)
+            }
+
+            /// `f32::clamp` on every lane (NaN stays NaN).
+            #[inline(always)]
+            fn clamp(x: F, lo: f32, hi: f32) -> F {
+                let x = x.simd_lt(F::splat(lo)).select(F::splat(lo), x);
+                x.simd_gt(F::splat(hi)).select(F::splat(hi), x)
+            }
+
+            /// `Profile::quantize` on every lane.
+            #[inline(always)]
+            fn quantize(f: F, bits: Option<u8>, round: FracRound) -> F {
+                match bits {
+                    None => f,
+                    Some(b) => {
+                        let s = F::splat((1u32 << b) as f32);
+                        let q = match round {
+                            FracRound::Truncate => (f * s).floor(),
+                            FracRound::Rne => (f * s).round_ties_even(),
+                        };
+                        q / s
+                    }
+                }
+            }
+
+            /// `x - floor(x)`, non-finite results 0 (`reference::frac`).
+            #[inline(always)]
+            fn frac(x: F) -> F {
+                let f = x - x.floor();
+                f.is_finite().select(f, F::ZERO)
+            }
+
+            /// The Morton spread of `kernel::part1by1`.
+            #[inline(always)]
+            fn part1by1(v: I) -> I {
+                let v = (v | (v << 2)) & I::splat(0x33);
+                (v | (v << 1)) & I::splat(0x55)
+            }
+
+            /// Coordinates, derivatives and `Ctx::select` for `Q` full 2D
+            /// quads, on all lanes. `None`: not for this kernel.
+            #[inline(always)]
+            pub(crate) fn select(ctx: &Ctx<'_>, args: &SampleArgs, quads: &[Quad]) -> Option<Sel> {
+                let smp = ctx.smp;
+                let p = ctx.profile;
+                let view = ctx.view;
+                if quads.len() != Q || quads.iter().any(|q| q.running() != 0xf) {
+                    return None;
+                }
+                let mut s = [0.0f32; N];
+                let mut t = [0.0f32; N];
+                for (q, quad) in quads.iter().enumerate() {
+                    for l in 0..4 {
+                        s[4 * q + l] = quad.coords[l][0];
+                        t[4 * q + l] = quad.coords[l][1];
+                    }
+                }
+                let layer = if view.kind.is_array() {
+                    let a0 = quads[0].coords[0][3];
+                    let l0 = select_layer(a0, view.layer_count, p.layer_round);
+                    for quad in quads {
+                        for c in &quad.coords {
+                            if c[3].to_bits() != a0.to_bits()
+                                && select_layer(c[3], view.layer_count, p.layer_round) != l0
+                            {
+                                return None;
+                            }
+                        }
+                    }
+                    l0
+                } else {
+                    0
+                };
+                // Per lane d(s, t)/dx and d(s, t)/dy, an explicit lambda, a
+                // shader bias (`lane_derivatives` and `lane_lod`).
+                let mut d = [[0.0f32; N]; 4];
+                let mut bias = [0.0f32; N];
+                let mut shader_lambda = None;
+                match args.lod {
+                    Lod::Implicit | Lod::Bias(_) => {
+                        let fine = args.derivatives.unwrap_or(p.derivatives) == Derivatives::Fine;
+                        for (q, quad) in quads.iter().enumerate() {
+                            let c = &quad.coords;
+                            for l in 0..4 {
+                                let (x1, x0, y1, y0) = if fine {
+                                    (l | 1, l & 2, l | 2, l & 1)
+                                } else {
+                                    (1, 0, 2, 0)
+                                };
+                                let i = 4 * q + l;
+                                d[0][i] = c[x1][0] - c[x0][0];
+                                d[1][i] = c[x1][1] - c[x0][1];
+                                d[2][i] = c[y1][0] - c[y0][0];
+                                d[3][i] = c[y1][1] - c[y0][1];
+                                if let Lod::Bias(b) = args.lod {
+                                    bias[i] = b[l];
+                                }
+                            }
+                        }
+                    }
+                    Lod::Grad { ddx, ddy } => {
+                        for i in 0..N {
+                            let l = i & 3;
+                            d[0][i] = ddx[l][0];
+                            d[1][i] = ddx[l][1];
+                            d[2][i] = ddy[l][0];
+                            d[3][i] = ddy[l][1];
+                        }
+                    }
+                    Lod::Base => shader_lambda = Some(F::ZERO),
+                    Lod::Level(v) => {
+                        let mut lv = [0.0f32; N];
+                        for (i, x) in lv.iter_mut().enumerate() {
+                            *x = v[i & 3];
+                        }
+                        shader_lambda = Some(F::new(lv));
+                    }
+                }
+                // `Ctx::footprint` and the isotropic `footprint_lambda`.
+                let lambda_base = match shader_lambda {
+                    Some(l) => l,
+                    None => {
+                        let w0 = F::splat(ctx.base[0] as f32);
+                        let h0 = F::splat(ctx.base[1] as f32);
+                        let z = F::ZERO;
+                        let (jx0, jx1) = (F::new(d[0]) * w0, F::new(d[1]) * h0);
+                        let (jy0, jy1) = (F::new(d[2]) * w0, F::new(d[3]) * h0);
+                        let a = jx0 * jx0 + jx1 * jx1 + z * z;
+                        let c = jy0 * jy0 + jy1 * jy1 + z * z;
+                        log2(a.sqrt().max(c.sqrt()))
+                    }
+                };
+                // `Ctx::select`.
+                let b = clamp(
+                    F::splat(smp.mip_lod_bias) + F::new(bias),
+                    -p.max_lod_bias,
+                    p.max_lod_bias,
+                );
+                let mut lambda = lambda_base + b;
+                lambda = lambda.is_nan().select(F::splat(f32::NEG_INFINITY), lambda);
+                if let Some(bits) = p.lod_frac_bits {
+                    let sc = F::splat((1u32 << bits) as f32);
+                    lambda = lambda.is_finite().select((lambda * sc).floor() / sc, lambda);
+                }
+                let lambda = lambda.min(F::splat(smp.max_lod)).max(F::splat(smp.min_lod));
+                let linear = lambda
+                    .simd_le(F::ZERO)
+                    .select(F::splat(lin(smp.mag_filter)), F::splat(lin(smp.min_filter)))
+                    .simd_eq(F::ONE);
+                let q = (view.level_count - 1) as f32;
+                let dl = clamp(lambda, 0.0, q)
+                    .max(F::splat(view.min_lod_clamp))
+                    .min(F::splat(q));
+                let levels = match smp.mipmap_mode {
+                    MipmapMode::None => [(0, F::ONE), (0, F::ZERO)],
+                    MipmapMode::Nearest => {
+                        let l = match p.mip_nearest {
+                            MipNearest::CeilMinusOne => (dl + F::splat(0.5)).ceil() - F::ONE,
+                            MipNearest::FloorHalf => (dl + F::splat(0.5)).floor(),
+                        };
+                        let l = clamp(l, 0.0, q);
+                        let lv = uniform_level(l.to_array(), [1.0; N])?;
+                        [(lv, F::ONE), (0, F::ZERO)]
+                    }
+                    MipmapMode::Linear => {
+                        let hi = dl.floor();
+                        let delta = quantize(dl - hi, p.lod_frac_bits, p.frac_round);
+                        let lo = (hi + F::ONE).min(F::splat(q));
+                        let (w0, w1) = (F::ONE - delta, delta);
+                        let l0 = uniform_level(hi.to_array(), w0.to_array())?;
+                        let l1 = uniform_level(lo.to_array(), w1.to_array())?;
+                        [(l0, w0), (l1, w1)]
+                    }
+                };
+                Some(Sel {
+                    s: F::new(s),
+                    t: F::new(t),
+                    layer: view.base_layer + layer,
+                    linear,
+                    levels,
+                })
+            }
+
+            /// Nearest or bilinear reads of the selected levels, weighted
+            /// and summed (`reference::filter_level`). `cube`: `sel` holds
+            /// face coordinates (no texel offsets; seamless views must not
+            /// cross an edge). `None`: not for this kernel.
+            #[inline(always)]
+            pub(crate) fn filter<D: Fetch>(
+                ctx: &Ctx<'_>,
+                fetch: &mut D,
+                offset: [i32; 3],
+                sel: &Sel,
+                cube: bool,
+            ) -> Option<[[f32; N]; 4]> {
+                let smp = ctx.smp;
+                let (bw, bh) = ctx.format.block_extent();
+                if !bw.is_power_of_two() || !bh.is_power_of_two() {
+                    return None;
+                }
+                let bshift = [bw.trailing_zeros(), bh.trailing_zeros()];
+                let tex = &ctx.view.texture;
+                let bytes = tex.bytes();
+                let packed = fetch.rgba8();
+                let linear = sel.linear;
+                let mut total = [F::splat(-0.0); 4];
+                for &(level, wl) in &sel.levels {
+                    let used = wl.simd_ne(F::ZERO);
+                    if !used.any() {
+                        continue;
+                    }
+                    let sub = tex.subresource(ctx.view.base_level + level, sel.layer, 0)?;
+                    let size = [sub.extent.width as i32, sub.extent.height as i32];
+                    let (tw, th) = (sub.tile_w_log2, sub.tile_h_log2);
+                    let common = tw.min(th);
+                    let mut wts = [[F::ONE, F::ZERO]; 2];
+                    let mut part = [[I::ZERO; 2]; 2];
+                    let mut inner = [[I::ZERO; 2]; 2];
+                    for (k, st) in [sel.s, sel.t].into_iter().enumerate() {
+                        let mut u = st * F::splat(size[k] as f32);
+                        if !cube {
+                            u += F::splat(offset[k] as f32);
+                        }
+                        let x = linear.select(u - F::splat(0.5), u);
+                        let a = linear.select(
+                            quantize(frac(x), ctx.profile.weight_frac_bits, ctx.profile.frac_round),
+                            F::ZERO,
+                        );
+                        wts[k] = [F::ONE - a, a];
+                        let fl = x.floor();
+                        // NaN and out-of-range lanes fail the comparison.
+                        if !fl.abs().simd_lt(F::splat(16_777_216.0)).all() {
+                            return None;
+                        }
+                        let i0 = fl.trunc_int();
+                        let n = size[k];
+                        let seamless = cube && smp.seamless_cube;
+                        if seamless {
+                            // A linear footprint across a face edge needs
+                            // the neighbour face: the reference's job.
+                            let lin_m: I = bytemuck::cast(linear);
+                            let out = (i0.simd_lt(I::ZERO) | i0.simd_gt(I::splat(n - 2))) & lin_m;
+                            if out.any() {
+                                return None;
+                            }
+                        }
+                        let mode = if seamless {
+                            AddressMode::ClampToEdge
+                        } else {
+                            smp.address[k]
+                        };
+                        for (tap, i) in [i0, i0 + I::splat(1)].into_iter().enumerate() {
+                            let w = match mode {
+                                AddressMode::Repeat if n & (n - 1) == 0 => i & I::splat(n - 1),
+                                AddressMode::ClampToEdge => i.max(I::ZERO).min(I::splat(n - 1)),
+                                _ => return None,
+                            };
+                            inner[k][tap] = w & I::splat((1 << bshift[k]) - 1);
+                            let w = w >> bshift[k];
+                            part[k][tap] = if k == 0 {
+                                let inn = w & I::splat((1 << tw) - 1);
+                                let low = part1by1(inn & I::splat((1 << common) - 1));
+                                let high = (inn >> common) << (2 * common);
+                                ((w >> tw) << (tw + th)) + (low | high)
+                            } else {
+                                let inn = w & I::splat((1 << th) - 1);
+                                let low = part1by1(inn & I::splat((1 << common) - 1)) << 1;
+                                let high = (inn >> common) << (2 * common);
+                                (((w >> th) * I::splat(sub.tiles_x as i32)) << (tw + th))
+                                    + (low | high)
+                            };
+                        }
+                    }
+                    let bb = sub.block_bytes as usize;
+                    let mut acc = [F::splat(-0.0); 4];
+                    for ky in 0..2 {
+                        for kx in 0..2 {
+                            let w = wts[0][kx] * wts[1][ky];
+                            let live = w.simd_ne(F::ZERO);
+                            if !live.any() {
+                                continue;
+                            }
+                            let blk = (part[0][kx] + part[1][ky]).to_array();
+                            let ch = match packed {
+                                Some((bgra, srgb)) => {
+                                    let mut raw = [0i32; N];
+                                    for (l, r) in raw.iter_mut().enumerate() {
+                                        let o = sub.offset + blk[l] as usize * bb;
+                                        *r = bytes
+                                            .get(o..o + 4)
+                                            .map_or(0, |p| i32::from_le_bytes([p[0], p[1], p[2], p[3]]));
+                                    }
+                                    decode_rgba8(I::new(raw), bgra, srgb)
+                                }
+                                None => {
+                                    let (tx, ty) = (inner[0][kx].to_array(), inner[1][ky].to_array());
+                                    let mut v = [[0.0f32; N]; 4];
+                                    for l in 0..N {
+                                        let o = sub.offset + blk[l] as usize * bb;
+                                        let t = fetch.texel(bytes, o, tx[l] as u32, ty[l] as u32);
+                                        for c in 0..4 {
+                                            v[c][l] = t[c];
+                                        }
+                                    }
+                                    v.map(F::new)
+                                }
+                            };
+                            for c in 0..4 {
+                                acc[c] = live.select(acc[c] + w * ch[c], acc[c]);
+                            }
+                        }
+                    }
+                    for c in 0..4 {
+                        total[c] = used.select(total[c] + wl * acc[c], total[c]);
+                    }
+                }
+                Some(total.map(|v| v.to_array()))
+            }
+
+            /// RGBA8 / BGRA8 words to floats: `code / 255` (the exact
+            /// division, as the format crate's UNORM8 table holds), or the
+            /// sRGB table for colour channels.
+            #[inline(always)]
+            fn decode_rgba8(raw: I, bgra: bool, srgb: bool) -> [F; 4] {
+                let byte = |k: i32| (raw >> k) & I::splat(0xff);
+                let unorm = |v: I| v.round_float() / F::splat(255.0);
+                let (r, g, b, a) = (byte(0), byte(8), byte(16), byte(24));
+                let (r, b) = if bgra { (b, r) } else { (r, b) };
+                let colour = |v: I| {
+                    if srgb {
+                        let table = quadtex_format::texel::srgb8_table();
+                        F::new(v.to_array().map(|c| table[c as usize & 0xff]))
+                    } else {
+                        unorm(v)
+                    }
+                };
+                [colour(r), colour(g), colour(b), unorm(a)]
+            }
+
+            /// `Q` full 2D quads: select, filter, write `out` (`Q` results).
+            /// `false`: nothing written, take the per-quad path.
+            #[inline(always)]
+            pub(crate) fn sample<D: Fetch>(
+                ctx: &Ctx<'_>,
+                fetch: &mut D,
+                args: &SampleArgs,
+                quads: &[Quad],
+                out: &mut [QuadResult],
+            ) -> bool {
+                let Some(sel) = select(ctx, args, quads) else {
+                    return false;
+                };
+                let Some(rgba) = filter(ctx, fetch, args.offset, &sel, false) else {
+                    return false;
+                };
+                write_out(ctx, rgba, out);
+                true
+            }
+        }
+    };
+}
+
+batch_kernel!(
+    /// One quad per register (SSE/AVX 128-bit).
+    w4, F4, I4, 4
+);
+batch_kernel!(
+    /// Two quads per register (AVX2 256-bit).
+    w8, F8, I8, 8
+);
+batch_kernel!(
+    /// Four quads per register (AVX-512 when the build targets it).
+    w16, F16, I16, 16
+);
+
+/// Quads per call of the widest kernel this build runs natively.
+#[cfg(target_feature = "avx512f")]
+pub(crate) const NATIVE_QUADS: usize = w16::Q;
+/// Quads per call of the widest kernel this build runs natively.
+#[cfg(not(target_feature = "avx512f"))]
+pub(crate) const NATIVE_QUADS: usize = w8::Q;
+
+/// Runs `quads` (exactly `lanes / 4` of them) through the kernel of that
+/// width; `false` when the batch is not for it.
+pub(crate) fn sample_at<D: Fetch>(
+    lanes: usize,
+    ctx: &Ctx<'_>,
+    fetch: &mut D,
+    args: &SampleArgs,
+    quads: &[Quad],
+    out: &mut [QuadResult],
+) -> bool {
+    match lanes {
+        4 => w4::sample(ctx, fetch, args, quads, out),
+        8 => w8::sample(ctx, fetch, args, quads, out),
+        16 => w16::sample(ctx, fetch, args, quads, out),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log2_is_exact_at_powers_of_two_and_close_elsewhere() {
+        for e in -149..128 {
+            let x = if e >= -126 {
+                f32::from_bits(((e + 127) as u32) << 23)
+            } else {
+                f32::from_bits(1 << (e + 149))
+            };
+            assert_eq!(crate::reference::log2(x), e as f32, "2^{e}");
+        }
+        let mut s = 0x1234_5678u32;
+        for _ in 0..200_000 {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            let x = f32::from_bits(s & 0x7fff_ffff);
+            if !x.is_finite() {
+                continue;
+            }
+            let got = crate::reference::log2(x) as f64;
+            let want = (x as f64).log2();
+            let tol = 2.5 * f32::EPSILON as f64 * want.abs().max(1.0);
+            assert!(
+                (got - want).abs() <= tol,
+                "log2({x:e}) = {got}, want {want}"
+            );
+        }
+        assert_eq!(crate::reference::log2(0.0), f32::NEG_INFINITY);
+        assert_eq!(crate::reference::log2(-0.0), f32::NEG_INFINITY);
+        assert_eq!(crate::reference::log2(f32::INFINITY), f32::INFINITY);
+        assert!(crate::reference::log2(f32::NAN).is_nan());
+        assert!(crate::reference::log2(-1.0).is_nan());
+    }
+
+    #[test]
+    fn simd_log2_matches_the_scalar_twin_bit_for_bit() {
+        let mut s = 0x9e37_79b9u32;
+        let mut xs: Vec<f32> = vec![
+            0.0,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::MIN_POSITIVE,
+            f32::from_bits(1),
+            f32::MAX,
+            1.0,
+            std::f32::consts::SQRT_2,
+            f32::from_bits(std::f32::consts::SQRT_2.to_bits() + 1),
+            0.5,
+            -3.0,
+        ];
+        for _ in 0..100_000 {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            xs.push(f32::from_bits(s));
+        }
+        for chunk in xs.chunks_exact(16) {
+            let v: [f32; 16] = chunk.try_into().unwrap();
+            let w16 = w16::log2(crate::simd::F16::new(v)).to_array();
+            let w8 = w8::log2(crate::simd::F8::new(v[..8].try_into().unwrap())).to_array();
+            let w4 = w4::log2(crate::simd::F4::new(v[..4].try_into().unwrap())).to_array();
+            for i in 0..16 {
+                let want = crate::reference::log2(v[i]).to_bits();
+                let nan = crate::reference::log2(v[i]).is_nan();
+                let ok = |g: f32| g.to_bits() == want || (nan && g.is_nan());
+                assert!(ok(w16[i]), "w16 log2({:e})", v[i]);
+                if i < 8 {
+                    assert!(ok(w8[i]), "w8 log2({:e})", v[i]);
+                }
+                if i < 4 {
+                    assert!(ok(w4[i]), "w4 log2({:e})", v[i]);
+                }
+            }
+        }
+    }
+}
