@@ -1,21 +1,33 @@
-//! NVIDIA SASS texture instructions: TLD4 (seed 000) and TMML.LOD (seed
-//! 001) on a four-lane register file.
+//! NVIDIA SASS texture instructions: TLD4 (seed 000), TMML.LOD (seed
+//! 001), and TEX, TLD and TXQ on a four-lane register file.
 //!
 //! What lives here: the register file of one quad ([`RegFile`]), the
-//! instruction structs ([`Tld4`], [`TmmlLod`], [`Instruction`]), their text
-//! parser ([`parse`]), operand decoding (the Ra/Rb packing tables and the
-//! alignment rules of seed 001, which seed 000 shares), AOFFI/PTP unpacking
-//! and the destination write-back. What does not: the gather and the LOD
-//! query themselves ([`crate::gather()`], [`crate::query_lod`]).
+//! instruction structs ([`Tld4`], [`TmmlLod`], [`Tex`], [`Tld`], [`Txq`],
+//! [`Instruction`]), their text parser ([`parse`]), operand decoding (the
+//! Ra/Rb packing tables and the alignment rules of seed 001, which seed 000
+//! shares), AOFFI/PTP unpacking and the destination write-back. What does
+//! not: the sampling, gather, fetch and query cores themselves
+//! ([`crate::sample()`], [`crate::gather()`], [`crate::fetch()`],
+//! [`crate::query_lod`], [`crate::query`]).
+//!
+//! No seed gives TEX, TLD or TXQ. Their syntax follows the TLD4/TMML
+//! lines of seeds 000/001, and their operand packing the same tables
+//! (array index in Ra+0 bits 15:0, then s, t, r; Rb+0 the handle under
+//! `.B`, then LOD or bias, offsets, reference; absent parameters compact
+//! upwards), in the order Mesa's NAK (`nak_nir_lower_tex.c`, `lower_tex`
+//! for `sm >= 50`) builds its two source vectors; each struct's doc gives
+//! its table and sources.
 //!
 //! Emulator choices the seeds leave open:
 //! - `.phase` (`.T`, `.P`) only steers the hardware's scheduling hash; it
 //!   is accepted and has no effect.
 //! - The handle (`.B`), the offsets and the reference are per-lane
 //!   registers, while a core call takes one view and one set of offsets per
-//!   quad. Lanes whose handle or offset registers differ are run as separate
-//!   quads, each with the other lanes switched off (so the partial-quad rule
-//!   applies to each group as it would to a quad with those lanes alone).
+//!   quad. Lanes whose handle or offset registers differ run as separate
+//!   groups; in each, the quad's other running lanes take part as helpers
+//!   whose results are dropped, so implicit derivatives and the
+//!   partial-quad rule always see the whole quad (an offset never changes
+//!   the LOD).
 //! - Coordinates are read from all four lanes' registers, active or not, so
 //!   `.NDV` derivatives see the stale registers of inactive lanes, as seed
 //!   000 describes.
