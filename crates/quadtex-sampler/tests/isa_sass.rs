@@ -738,3 +738,44 @@ fn tex_tld_txq_texts_parse_to_their_structs() {
         Err(IsaError::Misaligned { operand: "Ra", .. })
     ));
 }
+
+#[test]
+fn every_form_prints_text_that_parses_back_to_itself() {
+    for text in [
+        "TLD4.R R8,R0,5,2D,0xf;",
+        "@!P1 TLD4.G.B.AOFFI.DC.NDV.NODEP.T P0, R8, R0, R4, 0x20, ARRAY_2D, 0xf;",
+        "TLD4.A.PTP R8, R0, R2, 0x10, 0x2, 2D, 0x5;",
+        "TMML.LOD R2, R6, 6, 2D, 0x3;",
+        "@PT TMML.B.LOD.NDV.NODEP R0, R4, R8, 0, ARRAY_CUBE;",
+        "TEX.LL R4, R0, R2, 0x5, 2D, 0xf;",
+        "@P2 TEX.B.LL.AOFFI.DC.NDV.NODEP.P P3, R4, R8, R12, 0x7, ARRAY_2D, 0x3;",
+        "TEX R4, R0, 0x10, 0x1f, CUBE;",
+        "TEX.LBA.AOFFI R4, R0, R2, 0x5, 1D, 0x1;",
+        "TEX.LLA R4, R0, R3, 0x5, ARRAY_1D;",
+        "TEX.LZ RZ, R4, 0x5, 3D;",
+        "TLD.LZ R4, R0, 0x5, 2D;",
+        "TLD R4, R0, 0x5, ARRAY_1D;",
+        "TLD.B.LL.AOFFI.NODEP P6, R4, R0, R4, 0x0, 3D, 0x7;",
+        "TLD.MS.AOFFI R8, R0, R4, 0x10, 0x2, ARRAY_2D;",
+        "TXQ R4, R0, 0x5, TEX_HEADER_DIMENSION;",
+        "TXQ.B.NODEP R2, R0, 0x0, TEX_SAMPLER_LOD, 0x1;",
+        "@!P0 TXQ R0, RZ, 0x1fff, BORDER_COLOUR, 0xc;",
+        "TXQ.B R4, R6, 0, SAMPLE_POSITION;",
+    ] {
+        let i = parse(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let printed = i.to_string();
+        assert_eq!(parse(&printed), Ok(i), "{text} -> {printed}");
+    }
+    assert_eq!(
+        parse("TEX.B.LL.AOFFI R8, R0, R4, 0x10, 0x2, 2D;")
+            .unwrap()
+            .to_string(),
+        "TEX.B.LL.AOFFI R8, R0, R4, 0x0, 2D, 0xf;"
+    );
+    assert_eq!(
+        parse("@!P1 TXQ R4, R0, 0x10, 0x2, DIMS, 0x3;")
+            .unwrap()
+            .to_string(),
+        "@!P1 TXQ R4, R0, 0x210, TEX_HEADER_DIMENSION, 0x3;"
+    );
+}

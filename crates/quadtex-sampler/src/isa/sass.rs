@@ -1817,6 +1817,195 @@ fn parse_tmml(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<TmmlL
     Ok(i)
 }
 
+// ---------------------------------------------------------------------------
+// Printing
+// ---------------------------------------------------------------------------
+
+impl ParamA {
+    /// The seeds' spelling, as [`ParamA::from_name`] parses it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ParamA::OneD => "1D",
+            ParamA::TwoD => "2D",
+            ParamA::ThreeD => "3D",
+            ParamA::Cube => "CUBE",
+            ParamA::Array1D => "ARRAY_1D",
+            ParamA::Array2D => "ARRAY_2D",
+            ParamA::ArrayCube => "ARRAY_CUBE",
+        }
+    }
+}
+
+impl TxqMode {
+    /// nvdisasm's name, as [`TxqMode::from_name`] parses it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TxqMode::Dimension => "TEX_HEADER_DIMENSION",
+            TxqMode::TextureType => "TEX_HEADER_TEXTURE_TYPE",
+            TxqMode::SamplePosition => "TEX_HEADER_SAMPLER_POS",
+            TxqMode::Filter => "TEX_SAMPLER_FILTER",
+            TxqMode::Lod => "TEX_SAMPLER_LOD",
+            TxqMode::Wrap => "TEX_SAMPLER_WRAP",
+            TxqMode::BorderColor => "TEX_SAMPLER_BORDER_COLOR",
+        }
+    }
+}
+
+/// `R<n>` or `RZ`.
+struct Reg(u8);
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == RZ {
+            f.write_str("RZ")
+        } else {
+            write!(f, "R{}", self.0)
+        }
+    }
+}
+
+/// Writes the parts every form shares: the guard before the mnemonic is
+/// the caller's; this writes `{Ps, }Rd, Ra{, Rb}, #ts, #key, #wmsk;`.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one writer for the operand list all five forms share"
+)]
+fn write_operands(
+    f: &mut fmt::Formatter<'_>,
+    ps: Option<u8>,
+    rd: u8,
+    ra: u8,
+    rb: u8,
+    source: TexSource,
+    key: &str,
+    wmsk: u8,
+) -> fmt::Result {
+    f.write_str(" ")?;
+    if let Some(p) = ps {
+        write!(f, "P{p}, ")?;
+    }
+    write!(f, "{}, {}, ", Reg(rd), Reg(ra))?;
+    if rb != RZ {
+        write!(f, "{}, ", Reg(rb))?;
+    }
+    // Under .B the immediate is ignored (seed 000); 0 stands for it.
+    let ts = match source {
+        TexSource::Bindless => 0,
+        TexSource::Bound(ts) => ts,
+    };
+    write!(f, "{ts:#x}, {key}, {wmsk:#x};")
+}
+
+fn write_guard(f: &mut fmt::Formatter<'_>, g: Option<Guard>) -> fmt::Result {
+    match g {
+        Some(Guard { pred, negate }) => {
+            let p = if pred >= PT {
+                "PT".to_string()
+            } else {
+                format!("P{pred}")
+            };
+            write!(f, "@{}{p} ", if negate { "!" } else { "" })
+        }
+        None => Ok(()),
+    }
+}
+
+/// The modifier text `.NAME` when `on`.
+fn flag(on: bool, name: &str) -> String {
+    if on {
+        format!(".{name}")
+    } else {
+        String::new()
+    }
+}
+
+/// Prints the text [`parse`] reads back to the same instruction (the
+/// `.phase` suffixes, which change nothing, are not kept; the Fermi
+/// `#tidU08, #smpU05` form prints as its `#tsPtrIdxU13`).
+impl fmt::Display for Instruction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bindless = |s: TexSource| flag(matches!(s, TexSource::Bindless), "B");
+        match self {
+            Instruction::Tld4(i) => {
+                write_guard(f, i.guard)?;
+                let comp = ["R", "G", "B", "A"][usize::from(i.component & 3)];
+                let toff = match i.toff {
+                    Toff::None => "",
+                    Toff::Aoffi => ".AOFFI",
+                    Toff::Ptp => ".PTP",
+                };
+                write!(
+                    f,
+                    "TLD4.{comp}{}{toff}{}{}{}",
+                    bindless(i.source),
+                    flag(i.dc, "DC"),
+                    flag(i.ndv, "NDV"),
+                    flag(i.nodep, "NODEP")
+                )?;
+                let key = i.param_a.name();
+                write_operands(f, i.ps, i.rd, i.ra, i.rb, i.source, key, i.wmsk)
+            }
+            Instruction::TmmlLod(i) => {
+                write_guard(f, i.guard)?;
+                write!(
+                    f,
+                    "TMML{}.LOD{}{}",
+                    bindless(i.source),
+                    flag(i.ndv, "NDV"),
+                    flag(i.nodep, "NODEP")
+                )?;
+                let key = i.param_a.name();
+                write_operands(f, None, i.rd, i.ra, i.rb, i.source, key, i.wmsk)
+            }
+            Instruction::Tex(i) => {
+                write_guard(f, i.guard)?;
+                let lod = match i.lod {
+                    TexLod::Auto => "",
+                    TexLod::Lz => ".LZ",
+                    TexLod::Lb => ".LB",
+                    TexLod::Ll => ".LL",
+                    TexLod::Lba => ".LBA",
+                    TexLod::Lla => ".LLA",
+                };
+                write!(
+                    f,
+                    "TEX{}{lod}{}{}{}{}",
+                    bindless(i.source),
+                    flag(i.aoffi, "AOFFI"),
+                    flag(i.dc, "DC"),
+                    flag(i.ndv, "NDV"),
+                    flag(i.nodep, "NODEP")
+                )?;
+                let key = i.param_a.name();
+                write_operands(f, i.ps, i.rd, i.ra, i.rb, i.source, key, i.wmsk)
+            }
+            Instruction::Tld(i) => {
+                write_guard(f, i.guard)?;
+                let lod = match i.lod {
+                    TldLod::Lz => ".LZ",
+                    TldLod::Ll => ".LL",
+                };
+                write!(
+                    f,
+                    "TLD{}{lod}{}{}{}",
+                    bindless(i.source),
+                    flag(i.aoffi, "AOFFI"),
+                    flag(i.ms, "MS"),
+                    flag(i.nodep, "NODEP")
+                )?;
+                let key = i.param_a.name();
+                write_operands(f, i.ps, i.rd, i.ra, i.rb, i.source, key, i.wmsk)
+            }
+            Instruction::Txq(i) => {
+                write_guard(f, i.guard)?;
+                write!(f, "TXQ{}{}", bindless(i.source), flag(i.nodep, "NODEP"))?;
+                let key = i.mode.name();
+                write_operands(f, None, i.rd, i.ra, RZ, i.source, key, i.wmsk)
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;
