@@ -815,6 +815,58 @@ fn groups<K: PartialEq + Copy>(keys: [K; 4], run: u8) -> Vec<(K, u8)> {
     out
 }
 
+/// The operand prologue every form shares: the lanes that run after the
+/// guard and `.NODEP`, each lane's handle (`.B`: the register `src`,
+/// otherwise the constant bank), and a cursor over the parameter registers
+/// that follow the handle (Rb for the sampling forms, Ra for TXQ), which
+/// each form reads in its packing order with [`Prologue::take`].
+struct Prologue {
+    active: u8,
+    helper: u8,
+    run: u8,
+    handles: [Handle; 4],
+    next: usize,
+}
+
+impl Prologue {
+    /// `None` when no lane runs.
+    fn new(
+        regs: &RegFile,
+        pools: &Pools,
+        guard: Option<Guard>,
+        nodep: bool,
+        source: TexSource,
+        src: u8,
+        (active, helper): (u8, u8),
+    ) -> Option<Prologue> {
+        let (active, helper) = lanes(regs, guard, active, helper, nodep);
+        let run = active | helper;
+        if run == 0 {
+            return None;
+        }
+        let bindless = matches!(source, TexSource::Bindless);
+        Some(Prologue {
+            active,
+            helper,
+            run,
+            handles: handles(regs, pools, source, src),
+            next: src as usize + bindless as usize,
+        })
+    }
+
+    /// The next parameter register's words per lane when `present`
+    /// (advancing the cursor: absent parameters compact upwards, seed 001);
+    /// zeros otherwise.
+    fn take(&mut self, regs: &RegFile, present: bool) -> [u32; 4] {
+        if !present {
+            return [0; 4];
+        }
+        let w = lane_words(regs, self.next);
+        self.next += 1;
+        w
+    }
+}
+
 /// The quad one lane group runs as: the group's lanes keep their roles,
 /// and the other running lanes of the quad become helpers, so the implicit
 /// derivatives and the partial-quad rule see the whole quad (a per-lane
@@ -906,26 +958,25 @@ impl Tld4 {
         helper: u8,
     ) -> Result<(), IsaError> {
         self.validate()?;
-        let (active, helper) = lanes(regs, self.guard, active, helper, self.nodep);
-        let run = active | helper;
-        if run == 0 {
+        let roles = (active, helper);
+        let Some(mut p) = Prologue::new(
+            regs,
+            pools,
+            self.guard,
+            self.nodep,
+            self.source,
+            self.rb,
+            roles,
+        ) else {
             return Ok(());
-        }
+        };
         let coords = coords(regs, self.ra, self.param_a);
-        let hs = handles(regs, pools, self.source, self.rb);
-        let mut rb = self.rb as usize + matches!(self.source, TexSource::Bindless) as usize;
-        let toff = [0, 1, 2, 3].map(|lane| (regs.get(lane, rb), regs.get(lane, rb + 1)));
-        rb += self.toff.regs();
-        let dref = self
-            .dc
-            .then(|| [0, 1, 2, 3].map(|lane| regs.get_f32(lane, rb)));
-        let keys = [0, 1, 2, 3].map(|lane| match self.toff {
-            Toff::None => (hs[lane], 0, 0),
-            Toff::Aoffi => (hs[lane], toff[lane].0, 0),
-            Toff::Ptp => (hs[lane], toff[lane].0, toff[lane].1),
-        });
+        let t0 = p.take(regs, self.toff != Toff::None);
+        let t1 = p.take(regs, self.toff == Toff::Ptp);
+        let dref = self.dc.then(|| p.take(regs, true).map(f32::from_bits));
+        let keys = [0, 1, 2, 3].map(|lane| (p.handles[lane], t0[lane], t1[lane]));
         let mut result = [([0u32; 4], false); 4];
-        for ((h, t0, t1), mask) in groups(keys, run) {
+        for ((h, t0, t1), mask) in groups(keys, p.run) {
             let Some((view, smp)) = pools.resolve(h) else {
                 continue;
             };
@@ -946,11 +997,11 @@ impl Tld4 {
                 dref,
                 ndv: self.ndv,
             };
-            let quad = group_quad(coords, active, helper, mask);
+            let quad = group_quad(coords, p.active, p.helper, mask);
             let r = gather(view, smp, &Profile::NV_SASS, &args, &quad);
             collect(&mut result, mask, &r);
         }
-        finish(regs, run, self.rd, self.wmsk, self.ps, &result);
+        finish(regs, p.run, self.rd, self.wmsk, self.ps, &result);
         Ok(())
     }
 }
@@ -982,15 +1033,21 @@ impl TmmlLod {
         helper: u8,
     ) -> Result<(), IsaError> {
         self.validate()?;
-        let (active, helper) = lanes(regs, self.guard, active, helper, self.nodep);
-        let run = active | helper;
-        if run == 0 {
+        let roles = (active, helper);
+        let Some(p) = Prologue::new(
+            regs,
+            pools,
+            self.guard,
+            self.nodep,
+            self.source,
+            self.rb,
+            roles,
+        ) else {
             return Ok(());
-        }
+        };
         let coords = coords(regs, self.ra, self.param_a);
-        let hs = handles(regs, pools, self.source, self.rb);
         let mut result = [[0u32; 4]; 4];
-        for (h, mask) in groups(hs, run) {
+        for (h, mask) in groups(p.handles, p.run) {
             let Some((view, smp)) = pools.resolve(h) else {
                 continue;
             };
@@ -1001,7 +1058,7 @@ impl TmmlLod {
                 ndv: self.ndv,
                 ..SampleArgs::default()
             };
-            let quad = group_quad(coords, active, helper, mask);
+            let quad = group_quad(coords, p.active, p.helper, mask);
             let r = query_lod(view, smp, &Profile::NV_SASS, &args, &quad);
             for (lane, out) in result.iter_mut().enumerate() {
                 if mask & (1 << lane) != 0 {
@@ -1012,7 +1069,7 @@ impl TmmlLod {
             }
         }
         for (lane, words) in result.iter().enumerate() {
-            if run & (1 << lane) != 0 {
+            if p.run & (1 << lane) != 0 {
                 write_back(regs, lane, self.rd, *words, self.wmsk);
             }
         }
@@ -1085,32 +1142,31 @@ impl Tex {
         helper: u8,
     ) -> Result<(), IsaError> {
         self.validate()?;
-        let (active, helper) = lanes(regs, self.guard, active, helper, self.nodep);
-        let run = active | helper;
-        if run == 0 {
+        let roles = (active, helper);
+        let Some(mut p) = Prologue::new(
+            regs,
+            pools,
+            self.guard,
+            self.nodep,
+            self.source,
+            self.rb,
+            roles,
+        ) else {
             return Ok(());
-        }
-        let coords = coords(regs, self.ra, self.param_a);
-        let hs = handles(regs, pools, self.source, self.rb);
-        let mut rb = self.rb as usize + matches!(self.source, TexSource::Bindless) as usize;
-        let lod_word = lane_words(regs, rb).map(f32::from_bits);
-        rb += self.lod.regs();
-        let off = if self.aoffi {
-            lane_words(regs, rb)
-        } else {
-            [0; 4]
         };
-        rb += self.aoffi as usize;
-        let dref = self.dc.then(|| lane_words(regs, rb).map(f32::from_bits));
+        let coords = coords(regs, self.ra, self.param_a);
+        let lod_word = p.take(regs, self.lod.regs() == 1).map(f32::from_bits);
+        let off = p.take(regs, self.aoffi);
+        let dref = self.dc.then(|| p.take(regs, true).map(f32::from_bits));
         let lod = match self.lod {
             TexLod::Auto => Lod::Implicit,
             TexLod::Lz => Lod::Base,
             TexLod::Lb | TexLod::Lba => Lod::Bias(lod_word),
             TexLod::Ll | TexLod::Lla => Lod::Level(lod_word),
         };
-        let keys = [0, 1, 2, 3].map(|lane| (hs[lane], off[lane]));
+        let keys = [0, 1, 2, 3].map(|lane| (p.handles[lane], off[lane]));
         let mut result = [([0u32; 4], false); 4];
-        for ((h, o), mask) in groups(keys, run) {
+        for ((h, o), mask) in groups(keys, p.run) {
             let Some((view, smp)) = pools.resolve(h) else {
                 continue;
             };
@@ -1124,11 +1180,11 @@ impl Tex {
                 ndv: self.ndv,
                 derivatives: None,
             };
-            let quad = group_quad(coords, active, helper, mask);
+            let quad = group_quad(coords, p.active, p.helper, mask);
             let r = crate::sample(view, smp, &Profile::NV_SASS, &args, &quad);
             collect(&mut result, mask, &r);
         }
-        finish(regs, run, self.rd, self.wmsk, self.ps, &result);
+        finish(regs, p.run, self.rd, self.wmsk, self.ps, &result);
         Ok(())
     }
 }
@@ -1198,11 +1254,18 @@ impl Tld {
         helper: u8,
     ) -> Result<(), IsaError> {
         self.validate()?;
-        let (active, helper) = lanes(regs, self.guard, active, helper, self.nodep);
-        let run = active | helper;
-        if run == 0 {
+        let roles = (active, helper);
+        let Some(mut pro) = Prologue::new(
+            regs,
+            pools,
+            self.guard,
+            self.nodep,
+            self.source,
+            self.rb,
+            roles,
+        ) else {
             return Ok(());
-        }
+        };
         let p = self.param_a;
         let ra = self.ra as usize;
         let mut icoords = [[0i32; 4]; 4];
@@ -1217,21 +1280,11 @@ impl Tld {
             }
             c[3] = layer;
         }
-        let hs = handles(regs, pools, self.source, self.rb);
-        let mut rb = self.rb as usize + matches!(self.source, TexSource::Bindless) as usize;
-        let sample = lane_words(regs, rb).map(|w| w as i32);
-        rb += self.ms as usize;
-        let level = match self.lod {
-            TldLod::Lz => [0; 4],
-            TldLod::Ll => lane_words(regs, rb).map(|w| w as i32),
-        };
-        rb += matches!(self.lod, TldLod::Ll) as usize;
-        let off = if self.aoffi {
-            lane_words(regs, rb)
-        } else {
-            [0; 4]
-        };
-        let keys = [0, 1, 2, 3].map(|lane| (hs[lane], off[lane]));
+        let sample = pro.take(regs, self.ms).map(|w| w as i32);
+        let level = pro.take(regs, self.lod == TldLod::Ll).map(|w| w as i32);
+        let off = pro.take(regs, self.aoffi);
+        let keys = [0, 1, 2, 3].map(|lane| (pro.handles[lane], off[lane]));
+        let run = pro.run;
         let mut result = [([0u32; 4], false); 4];
         for ((h, o), mask) in groups(keys, run) {
             // A fetch takes no sampler: only the header must be valid.
@@ -1422,20 +1475,25 @@ impl Txq {
         helper: u8,
     ) -> Result<(), IsaError> {
         self.validate()?;
-        let (active, helper) = lanes(regs, self.guard, active, helper, self.nodep);
-        let run = active | helper;
-        let bindless = matches!(self.source, TexSource::Bindless);
-        let ra = self.ra as usize;
+        let roles = (active, helper);
+        let Some(mut p) = Prologue::new(
+            regs,
+            pools,
+            self.guard,
+            self.nodep,
+            self.source,
+            self.ra,
+            roles,
+        ) else {
+            return Ok(());
+        };
+        let operands = p.take(regs, self.mode.has_operand());
         let mut result = [([0u32; 4], false); 4];
         for (lane, out) in result.iter_mut().enumerate() {
-            if run & (1 << lane) == 0 {
+            if p.run & (1 << lane) == 0 {
                 continue;
             }
-            let h = match self.source {
-                TexSource::Bindless => Handle(regs.get(lane, ra)),
-                TexSource::Bound(idx) => pools.bound_handle(idx),
-            };
-            let operand = regs.get(lane, ra + bindless as usize);
+            let (h, operand) = (p.handles[lane], operands[lane]);
             let Some(view) = pools.header(h) else {
                 continue;
             };
@@ -1448,7 +1506,7 @@ impl Txq {
             );
             out.0 = words.unwrap_or([0; 4]);
         }
-        finish(regs, run, self.rd, self.wmsk, None, &result);
+        finish(regs, p.run, self.rd, self.wmsk, None, &result);
         Ok(())
     }
 }
