@@ -748,3 +748,42 @@ fn istypep_tells_surfaces_textures_and_samplers_apart() {
         Some(OpaqueRef::Samplerref(3))
     );
 }
+
+#[test]
+fn indirect_operands_parse_as_register_names() {
+    let i = ptx::parse(
+        "tex.level.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}|%p, [%rd1, {%f1,%f2}], %f3, {%r5, %r6};",
+    )
+    .unwrap();
+    let ptx::Instr::Tex(t) = i else {
+        panic!("{i:?}")
+    };
+    assert_eq!(t.texture, "%rd1");
+    assert_eq!(t.pred.as_deref(), Some("%p"));
+    assert_eq!(
+        t.offset,
+        Some(vec![
+            ptx::Operand::Reg("%r5".into()),
+            ptx::Operand::Reg("%r6".into())
+        ])
+    );
+    let i = ptx::parse("tld4.b.2d.v4.s32.f32 {%r1,%r2,%r3,%r4}, [%rd2, {%f1,%f2}], {%r5, -8};")
+        .unwrap();
+    let ptx::Instr::Tld4(t) = i else {
+        panic!("{i:?}")
+    };
+    assert_eq!((t.texture.as_str(), t.comp), ("%rd2", 2));
+    let i = ptx::parse("txq.level.height.b32 %r1, [%rd3], %r2;").unwrap();
+    let ptx::Instr::Txq(q) = i else {
+        panic!("{i:?}")
+    };
+    assert_eq!(q.target, "%rd3");
+    let i = ptx::parse("istypep.surfref %p1, %rd4;").unwrap();
+    let ptx::Instr::Istypep(q) = i else {
+        panic!("{i:?}")
+    };
+    assert_eq!(
+        (q.ty, q.src.as_str()),
+        (quadtex_sampler::pool::OpaqueType::Surfref, "%rd4")
+    );
+}

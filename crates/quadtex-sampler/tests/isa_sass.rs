@@ -779,3 +779,70 @@ fn every_form_prints_text_that_parses_back_to_itself() {
         "@!P1 TXQ R4, R0, 0x210, TEX_HEADER_DIMENSION, 0x3;"
     );
 }
+
+#[test]
+fn tex_ndv_takes_the_lod_from_all_four_lanes_of_a_partial_quad() {
+    let p = pools_with(vec![levels(4)], nearest());
+    let mut regs = RegFile::new();
+    // Two texels per pixel: lambda = 1 over the whole quad.
+    st(
+        &mut regs,
+        0,
+        [
+            [0.125, 0.125],
+            [0.625, 0.125],
+            [0.125, 0.625],
+            [0.625, 0.625],
+        ],
+    );
+    // Only lane 0 active: a partial quad. NV_SASS gives it zero
+    // derivatives (level 0); .NDV differences all four registers (level 1).
+    // The `#tidU08, #smpU05` form `0x5, 0x0` is word 5.
+    let run = |text: &str, regs: &mut RegFile| {
+        parse(text).unwrap().execute(regs, &p, 0b0001, 0).unwrap();
+        out(regs, 0, 4)[0]
+    };
+    assert_eq!(run("TEX R4, R0, 0x5, 0x0, 2D;", &mut regs), 0.0);
+    assert_eq!(run("TEX.NDV R4, R0, 0x5, 0x0, 2D;", &mut regs), 100.0);
+    assert_eq!(regs.get(1, 4), 0, "inactive lane untouched");
+    // A helper lane feeds the derivatives and, under .NODEP, keeps its
+    // destination.
+    regs.set(1, 4, 0xdead);
+    parse("TEX.NODEP R4, R0, 0x5, 2D;")
+        .unwrap()
+        .execute(&mut regs, &p, 0b1101, 0b0010)
+        .unwrap();
+    assert_eq!(out(&regs, 0, 4)[0], 100.0);
+    assert_eq!(regs.get(1, 4), 0xdead);
+}
+
+#[test]
+fn tex_array_reads_the_layer_from_ra_bits_15_0() {
+    let desc = TextureDesc::d2(TextureFormat::R32Float, 2, 2)
+        .with_levels(1)
+        .with_layers(TextureKind::D2Array, 3);
+    let mut t = Texture::new(desc, Layout::Linear).unwrap();
+    for layer in 0..3 {
+        for (x, y) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+            t.write_texel(
+                TexelAddr::new(0, layer, 0, x, y, 0),
+                Aspect::Color,
+                Texel::Float([(10 * layer + x + 2 * y) as f32, 0.0, 0.0, 1.0]),
+            )
+            .unwrap();
+        }
+    }
+    let p = pools_with(vec![TextureHeader::new(Arc::new(t))], nearest());
+    let mut regs = RegFile::new();
+    // Layers 0, 2, 0x10001 (bits 15:0 = 1) and 7 (clamped to 2).
+    for (lane, layer) in [0u32, 2, 0x1_0001, 7].iter().enumerate() {
+        regs.set(lane, 0, *layer);
+        regs.set_f32(lane, 1, 0.75);
+        regs.set_f32(lane, 2, 0.25);
+    }
+    exec("TEX.LZ R4, R0, 0x5, ARRAY_2D;", &mut regs, &p);
+    assert_eq!(
+        [0, 1, 2, 3].map(|l| out(&regs, l, 4)[0]),
+        [1.0, 21.0, 11.0, 21.0]
+    );
+}

@@ -32,6 +32,9 @@
 //!   `.NDV` derivatives see the stale registers of inactive lanes, as seed
 //!   000 describes.
 //! - A lane whose guard predicate (`@Pg`) is false does not run at all.
+//! - `.NODEP`: helper lanes skip the fetch and keep their destinations, but
+//!   their coordinates still feed the live lanes' derivatives and they
+//!   still count for the partial-quad rule (SEMANTICS.md §3, inferred).
 //! - `.NDV` on TLD4 only matters for a `TWO_D_NO_MIPMAP` header (TLD4 as
 //!   TEX), where `GatherArgs::ndv` carries it to the TEX path.
 
@@ -371,7 +374,8 @@ pub struct Tld4 {
     pub dc: bool,
     /// `.NDV` (see the module doc).
     pub ndv: bool,
-    /// `.NODEP`: helper lanes do not fetch; their destinations stay.
+    /// `.NODEP`: helper lanes do not fetch (their destinations stay) but
+    /// still feed the derivatives.
     pub nodep: bool,
     /// `Ps`: sparse-fault predicate destination.
     pub ps: Option<u8>,
@@ -403,7 +407,8 @@ pub struct TmmlLod {
     pub source: TexSource,
     /// `.NDV`: derivatives from all four lanes, no partial-quad rule.
     pub ndv: bool,
-    /// `.NODEP`: helper lanes do not query; their destinations stay.
+    /// `.NODEP`: helper lanes do not query (their destinations stay) but
+    /// still feed the derivatives.
     pub nodep: bool,
     /// Rd.
     pub rd: u8,
@@ -498,7 +503,8 @@ pub struct Tex {
     pub dc: bool,
     /// `.NDV`: derivatives from all four lanes, no partial-quad rule.
     pub ndv: bool,
-    /// `.NODEP`: helper lanes do not fetch; their destinations stay.
+    /// `.NODEP`: helper lanes do not fetch (their destinations stay) but
+    /// still feed the derivatives.
     pub nodep: bool,
     /// `Ps`: sparse-fault predicate destination.
     pub ps: Option<u8>,
@@ -561,7 +567,8 @@ pub struct Tld {
     pub aoffi: bool,
     /// `.MS`: a multisample fetch with the sample index in Rb.
     pub ms: bool,
-    /// `.NODEP`: helper lanes do not fetch; their destinations stay.
+    /// `.NODEP`: helper lanes do not fetch (their destinations stay) but
+    /// still feed the derivatives.
     pub nodep: bool,
     /// `Ps`: sparse-fault predicate destination.
     pub ps: Option<u8>,
@@ -662,7 +669,8 @@ pub struct Txq {
     pub guard: Option<Guard>,
     /// Bindless (`.B`) or the constant-bank index.
     pub source: TexSource,
-    /// `.NODEP`: helper lanes do not query; their destinations stay.
+    /// `.NODEP`: helper lanes do not query (their destinations stay) but
+    /// still feed the derivatives.
     pub nodep: bool,
     /// Rd.
     pub rd: u8,
@@ -751,8 +759,8 @@ fn check_regs(rd: u8, wmsk: u8, ra: u8, na: usize, rb: u8, nb: usize) -> Result<
     Ok(())
 }
 
-/// The lanes that run `(active, helper)` after the guard and `.NODEP`.
-fn lanes(regs: &RegFile, guard: Option<Guard>, active: u8, helper: u8, nodep: bool) -> (u8, u8) {
+/// The lanes that run `(active, helper)` after the guard.
+fn lanes(regs: &RegFile, guard: Option<Guard>, active: u8, helper: u8) -> (u8, u8) {
     let mut g = 0xf;
     if let Some(Guard { pred, negate }) = guard {
         g = 0;
@@ -762,13 +770,7 @@ fn lanes(regs: &RegFile, guard: Option<Guard>, active: u8, helper: u8, nodep: bo
             }
         }
     }
-    let helper = helper & g & 0xf;
-    let active = active & g & 0xf;
-    if nodep {
-        (active & !helper, 0)
-    } else {
-        (active, helper)
-    }
+    (active & g & 0xf, helper & g & 0xf)
 }
 
 /// Quad coordinates from Ra for every lane (inactive lanes' registers too:
@@ -816,13 +818,19 @@ fn groups<K: PartialEq + Copy>(keys: [K; 4], run: u8) -> Vec<(K, u8)> {
 }
 
 /// The operand prologue every form shares: the lanes that run after the
-/// guard and `.NODEP`, each lane's handle (`.B`: the register `src`,
+/// guard, the lanes that fetch and write (`.NODEP` drops the helpers:
+/// SEMANTICS.md §3, "killed lanes skip the fetch"; they still feed the
+/// live lanes' derivatives and count for the partial-quad rule), each
+/// lane's handle (`.B`: the register `src`,
 /// otherwise the constant bank), and a cursor over the parameter registers
 /// that follow the handle (Rb for the sampling forms, Ra for TXQ), which
 /// each form reads in its packing order with [`Prologue::take`].
 struct Prologue {
+    /// Active lanes, for the core's quad.
     active: u8,
+    /// Helper lanes, for the core's quad.
     helper: u8,
+    /// Lanes that fetch and get results written.
     run: u8,
     handles: [Handle; 4],
     next: usize,
@@ -839,8 +847,12 @@ impl Prologue {
         src: u8,
         (active, helper): (u8, u8),
     ) -> Option<Prologue> {
-        let (active, helper) = lanes(regs, guard, active, helper, nodep);
-        let run = active | helper;
+        let (active, helper) = lanes(regs, guard, active, helper);
+        let run = if nodep {
+            active & !helper
+        } else {
+            active | helper
+        };
         if run == 0 {
             return None;
         }
