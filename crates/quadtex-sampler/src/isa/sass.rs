@@ -474,7 +474,10 @@ impl TexLod {
 /// tables of seeds 000/001 and checked against Mesa's NAK,
 /// `nak_nir_lower_tex.c` `lower_tex` for `sm >= 50`, which fills the first
 /// source with `{array}, coords` and the second with `{handle}, {lod or
-/// bias}, {offset}, {dref}`, absent parameters compacting upwards):
+/// bias}, {offset}, {dref}`, absent parameters compacting upwards; yuzu's
+/// Maxwell decoder, `GetTexCode`, reads the same order: array in `gpr8`,
+/// coordinates after it, then `gpr20` onwards for LOD/bias, AOFFI and the
+/// reference):
 ///
 /// | reg | parameter |
 /// |---|---|
@@ -539,7 +542,8 @@ pub enum TldLod {
 ///
 /// Packing (NAK `lower_tex`, `sm >= 50`, `nir_texop_txf`/`txf_ms`: the
 /// array index is an integer, not converted from float; the sample index
-/// comes right after the handle):
+/// comes right after the handle; yuzu's `GetTldCode` only guesses at the
+/// Rb order in a comment, so NAK, which drives the hardware, decides):
 ///
 /// | reg | parameter |
 /// |---|---|
