@@ -846,3 +846,39 @@ fn tex_array_reads_the_layer_from_ra_bits_15_0() {
         [1.0, 21.0, 11.0, 21.0]
     );
 }
+
+#[test]
+fn tld_sets_ps_on_a_non_resident_texel_and_zeros_an_invalid_handle() {
+    let mut sparse = Texture::new(
+        TextureDesc::d2(TextureFormat::R32Float, 256, 256).with_levels(1),
+        Layout::Linear,
+    )
+    .unwrap();
+    sparse.make_sparse();
+    // Only the first tile is resident.
+    sparse
+        .residency_mut()
+        .unwrap()
+        .set_tile(0, 0, 0, 0, 0, true)
+        .unwrap();
+    let p = pools_with(vec![TextureHeader::new(Arc::new(sparse))], nearest());
+    let mut regs = RegFile::new();
+    for (lane, x) in [1u32, 200, 2, 255].iter().enumerate() {
+        regs.set(lane, 0, *x);
+        regs.set(lane, 1, 1);
+        regs.set(lane, 2, Handle::new(0, 0).unwrap().0);
+    }
+    exec("TLD.LZ P2, R4, R0, 0x5, 2D;", &mut regs, &p);
+    assert_eq!(
+        [0, 1, 2, 3].map(|l| regs.pred(l, 2)),
+        [false, true, false, true]
+    );
+    // Bindless: lane 1's handle names header 3, past the pool.
+    regs.set(1, 2, Handle::new(3, 0).unwrap().0);
+    for r in 4..8 {
+        regs.set(1, r, 0xdead);
+    }
+    exec("TLD.B.LZ P2, R4, R0, R2, 0x0, 2D;", &mut regs, &p);
+    assert_eq!([4, 5, 6, 7].map(|r| regs.get(1, r)), [0; 4]);
+    assert!(!regs.pred(1, 2), "no texture touched: no fault");
+}
