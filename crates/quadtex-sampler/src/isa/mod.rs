@@ -13,3 +13,21 @@
 pub mod d3d;
 pub mod ptx;
 pub mod sass;
+
+/// Lane groups of `run` whose keys (handle, offsets) are equal, each with
+/// its lane mask, in first-lane order. A core call takes one handle and
+/// one set of offsets per quad while registers give one per lane, so the
+/// SASS and PTX front-ends run the core once per group.
+pub(crate) fn groups<K: PartialEq + Copy>(keys: [K; 4], run: u8) -> Vec<(K, u8)> {
+    let mut out: Vec<(K, u8)> = Vec::with_capacity(4);
+    for (lane, k) in keys.iter().enumerate() {
+        if run & (1 << lane) == 0 {
+            continue;
+        }
+        match out.iter_mut().find(|(g, _)| g == k) {
+            Some((_, m)) => *m |= 1 << lane,
+            None => out.push((*k, 1 << lane)),
+        }
+    }
+    out
+}

@@ -1140,18 +1140,8 @@ fn run_groups<K: PartialEq + Copy>(
     active: u8,
     mut run: impl FnMut(K, &Quad) -> Option<QuadResult>,
 ) -> QuadResult {
-    let mut groups: Vec<(K, u8)> = Vec::with_capacity(4);
-    for (lane, k) in keys.iter().enumerate() {
-        if active & (1 << lane) == 0 {
-            continue;
-        }
-        match groups.iter_mut().find(|(g, _)| g == k) {
-            Some((_, m)) => *m |= 1 << lane,
-            None => groups.push((*k, 1 << lane)),
-        }
-    }
     let mut out = QuadResult::EMPTY;
-    for (k, mask) in groups {
+    for (k, mask) in super::groups(keys, active) {
         let quad = Quad {
             coords,
             active: mask,

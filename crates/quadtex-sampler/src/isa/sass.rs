@@ -42,6 +42,7 @@ use std::fmt;
 
 use quadtex_format::TextureKind;
 
+use super::groups;
 use crate::fetch::{fetch, FetchArgs};
 use crate::gather::{gather, GatherArgs, GatherOffsets};
 use crate::header::{BorderColor, Filter, HeaderType, MipmapMode, SamplerHeader, TextureHeader};
@@ -804,21 +805,6 @@ fn handles(regs: &RegFile, pools: &Pools, source: TexSource, rb: u8) -> [Handle;
         TexSource::Bindless => [0, 1, 2, 3].map(|lane| Handle(regs.get(lane, rb as usize))),
         TexSource::Bound(idx) => [pools.bound_handle(idx); 4],
     }
-}
-
-/// Lane groups that share a key, each a lane mask within `run`.
-fn groups<K: PartialEq + Copy>(keys: [K; 4], run: u8) -> Vec<(K, u8)> {
-    let mut out: Vec<(K, u8)> = Vec::with_capacity(4);
-    for (lane, k) in keys.iter().enumerate() {
-        if run & (1 << lane) == 0 {
-            continue;
-        }
-        match out.iter_mut().find(|(g, _)| g == k) {
-            Some((_, m)) => *m |= 1 << lane,
-            None => out.push((*k, 1 << lane)),
-        }
-    }
-    out
 }
 
 /// The operand prologue every form shares: the lanes that run after the
