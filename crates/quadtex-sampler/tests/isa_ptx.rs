@@ -544,3 +544,246 @@ fn txq_channel_enums_default_to_cuda_channel_format_kinds() {
         assert_eq!(r.get("%r2"), Some([kind; 4]), "{format}");
     }
 }
+
+// ------------------------------------------- per-lane offsets and indirect access
+
+use quadtex_sampler::isa::ptx::OpaqueRef;
+use quadtex_sampler::MipmapMode;
+
+#[test]
+fn tex_per_lane_register_offsets_match_uniform_offset_quads() {
+    let s = Setup::unified(view(grid(1)), SamplerHeader::default());
+    let offs: [[i32; 2]; 4] = [[0, 0], [1, 0], [-1, 2], [7, -8]];
+    let run = |o: [[i32; 2]; 4]| {
+        let mut r = Regs::new();
+        r.splat_f32("%f1", 1.5 / 4.0);
+        r.splat_f32("%f2", 1.5 / 4.0);
+        r.splat_f32("%f3", 0.0);
+        r.set("%r5", o.map(|v| v[0] as u32));
+        r.set("%r6", o.map(|v| v[1] as u32));
+        s.run(
+            "tex.level.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f2}], %f3, {%r5, %r6};",
+            &mut r,
+        )
+        .unwrap();
+        [0, 1, 2, 3].map(|l| floats(&r, &D4, l))
+    };
+    let got = run(offs);
+    // Texel (1, 1) moved per lane, wrapping on the 4x4 grid: (1, 1),
+    // (2, 1), (0, 3), (8 mod 4, -7 mod 4) = (0, 1).
+    assert_eq!(got[0], [1.0, 1.0, 0.0, 6.0]);
+    assert_eq!(got[1], [2.0, 1.0, 0.0, 7.0]);
+    assert_eq!(got[2], [0.0, 3.0, 0.0, 13.0]);
+    assert_eq!(got[3], [0.0, 1.0, 0.0, 5.0]);
+    for (lane, o) in offs.iter().enumerate() {
+        assert_eq!(got[lane], run([*o; 4])[lane], "lane {lane}");
+    }
+}
+
+#[test]
+fn tld4_per_lane_offsets_keep_the_whole_quad_derivatives() {
+    // TWO_D_NO_MIPMAP: tld4 runs as an implicit-LOD tex (seed 000), where
+    // lambda picks the filter: > 0 minifies (linear), otherwise magnifies
+    // (nearest). Lanes two texels apart give lambda = 1 for the whole quad;
+    // a lane alone would be a partial quad (PTX profile: zero derivatives,
+    // lambda = -inf, nearest).
+    let mut t = texture(TextureDesc::d2_no_mipmap(TextureFormat::R32Float, 8, 8));
+    for y in 0..8 {
+        for x in 0..8 {
+            let v = Texel::Float([(x + 8 * y) as f32, 0.0, 0.0, 1.0]);
+            t.write_texel(TexelAddr::at(x, y), Aspect::Color, v)
+                .unwrap();
+        }
+    }
+    let smp = SamplerHeader {
+        mag_filter: Filter::Nearest,
+        min_filter: Filter::Linear,
+        mipmap_mode: MipmapMode::None,
+        ..SamplerHeader::default()
+    };
+    let s = Setup::unified(view(t), smp);
+    let offs: [[i32; 2]; 4] = [[0, 0], [1, 0], [0, -1], [-2, 3]];
+    let run = |o: [[i32; 2]; 4], active: u8| {
+        let mut r = Regs::new();
+        r.active = active;
+        r.set_f32("%f1", [2.0, 4.0, 2.0, 4.0].map(|x| x / 8.0));
+        r.set_f32("%f2", [2.0, 2.0, 4.0, 4.0].map(|y| y / 8.0));
+        r.set("%r5", o.map(|v| v[0] as u32));
+        r.set("%r6", o.map(|v| v[1] as u32));
+        s.run(
+            "tld4.r.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f2}], {%r5, %r6};",
+            &mut r,
+        )
+        .unwrap();
+        [0, 1, 2, 3].map(|l| r.get("%f10").map_or(f32::NAN, |v| f32::from_bits(v[l])))
+    };
+    let got = run(offs, 0xf);
+    // Linear at texel corners: the average of the four texels around
+    // (x + dx, y + dy) = (2, 2), (5, 2), (2, 3), (2, 7): value x - 0.5 +
+    // 8 (y - 0.5).
+    assert_eq!(got, [13.5, 16.5, 21.5, 53.5]);
+    for (lane, o) in offs.iter().enumerate() {
+        assert_eq!(got[lane], run([*o; 4], 0xf)[lane], "lane {lane}");
+    }
+    // Lane 1 alone: a partial quad, magnified, nearest texel (5, 2).
+    assert_eq!(run(offs, 0b0010)[1], 21.0);
+}
+
+/// `tex1` (header 1, the 4x4 grid) and `tex2` (header 2, a 2x2 of 50s)
+/// in unified mode, plus a surface `surf1`.
+fn two_textures() -> Setup {
+    let mut s = Setup::unified(view(grid(1)), SamplerHeader::default());
+    let mut t = texture(TextureDesc::d2(TextureFormat::Rgba32Float, 2, 2).with_levels(1));
+    for y in 0..2 {
+        for x in 0..2 {
+            t.write_texel(
+                TexelAddr::at(x, y),
+                Aspect::Color,
+                Texel::Float([50.0, 50.0, 50.0, 50.0]),
+            )
+            .unwrap();
+        }
+    }
+    s.pools.set_header(2, view(t)).unwrap();
+    s.pools.set_sampler(2, SamplerHeader::default()).unwrap();
+    s.symbols.textures.insert("tex2".into(), 2);
+    s.symbols.surfaces.insert("surf1".into(), 0);
+    s
+}
+
+#[test]
+fn indirect_tex_reads_each_lane_texref_and_zeros_for_a_surface() {
+    let s = two_textures();
+    let addr = |n: &str| s.symbols.address_of(n).unwrap();
+    assert_eq!(addr("tex2"), 2);
+    assert_eq!(addr("surf1"), OpaqueRef::Surfref(0).to_u64());
+    let mut r = Regs::new();
+    r.set_u64("%rd1", [addr("tex1"), addr("tex2"), addr("surf1"), 7 << 32]);
+    r.splat_f32("%f1", 0.5 / 4.0);
+    s.run(
+        "tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}|%p, [%rd1, {%f1,%f1}];",
+        &mut r,
+    )
+    .unwrap();
+    assert_eq!(floats(&r, &D4, 0), [0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(floats(&r, &D4, 1), [50.0; 4]);
+    assert_eq!(words(&r, &D4, 2), [0; 4], "a surface: zeros");
+    assert_eq!(words(&r, &D4, 3), [0; 4], "no opaque variable: zeros");
+    // tld4 and txq through the same register.
+    s.run(
+        "tld4.a.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [%rd1, {%f1,%f1}];",
+        &mut r,
+    )
+    .unwrap();
+    assert_eq!(floats(&r, &D4, 1), [50.0; 4]);
+    assert_eq!(words(&r, &D4, 2), [0; 4]);
+    s.run("txq.width.b32 %r1, [%rd1];", &mut r).unwrap();
+    assert_eq!(r.get("%r1"), Some([4, 2, 0, 0]));
+    // A surface by name is refused; so is indirection in independent mode.
+    assert_eq!(
+        s.run(
+            "tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [surf1, {%f1,%f1}];",
+            &mut r
+        ),
+        Err(PtxError::SurfaceOperand("surf1".into()))
+    );
+    assert_eq!(
+        s.run("txq.width.b32 %r1, [surf1];", &mut r),
+        Err(PtxError::SurfaceOperand("surf1".into()))
+    );
+    let ind = Setup::independent(view(grid(1)), SamplerHeader::default());
+    let mut r2 = Regs::new();
+    r2.set_u64("%rd1", [ind.symbols.address_of("tex1").unwrap(); 4]);
+    r2.splat_f32("%f1", 0.5);
+    assert_eq!(
+        ind.run(
+            "tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [%rd1, samp1, {%f1,%f1}];",
+            &mut r2
+        ),
+        Err(PtxError::IndirectNotUnified("%rd1".into()))
+    );
+}
+
+#[test]
+fn istypep_tells_surfaces_textures_and_samplers_apart() {
+    let s = two_textures();
+    let mut r = Regs::new();
+    let a = |n: &str| s.symbols.address_of(n).unwrap();
+    r.set_u64(
+        "%rd1",
+        [
+            a("tex1"),
+            a("surf1"),
+            OpaqueRef::Surfref(5).to_u64(),
+            a("tex2"),
+        ],
+    );
+    s.run("istypep.surfref %p1, %rd1;", &mut r).unwrap();
+    assert_eq!(r.pred("%p1"), Some([false, true, false, false]));
+    s.run("istypep.texref %p2, %rd1;", &mut r).unwrap();
+    assert_eq!(r.pred("%p2"), Some([true, false, false, true]));
+    s.run("istypep.surfref %p3, surf1;", &mut r).unwrap();
+    assert_eq!(r.pred("%p3"), Some([true; 4]));
+    s.run("istypep.texref %p4, surf1;", &mut r).unwrap();
+    assert_eq!(r.pred("%p4"), Some([false; 4]));
+    s.run("istypep.surfref %p5, tex1;", &mut r).unwrap();
+    assert_eq!(r.pred("%p5"), Some([false; 4]));
+    // Samplers, independent mode: by name and through a register.
+    let ind = Setup::independent(view(grid(1)), SamplerHeader::default());
+    let mut r = Regs::new();
+    r.set_u64(
+        "%rd2",
+        [
+            ind.symbols.address_of("samp1").unwrap(),
+            OpaqueRef::Samplerref(9).to_u64(),
+            ind.symbols.address_of("tex1").unwrap(),
+            0,
+        ],
+    );
+    ind.run("istypep.samplerref %p1, %rd2;", &mut r).unwrap();
+    assert_eq!(r.pred("%p1"), Some([true, false, false, false]));
+    assert_eq!(OpaqueRef::from_u64(3 << 32), None);
+    assert_eq!(
+        OpaqueRef::from_u64(OpaqueRef::Samplerref(3).to_u64()),
+        Some(OpaqueRef::Samplerref(3))
+    );
+}
+
+#[test]
+fn indirect_operands_parse_as_register_names() {
+    let i = ptx::parse(
+        "tex.level.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}|%p, [%rd1, {%f1,%f2}], %f3, {%r5, %r6};",
+    )
+    .unwrap();
+    let ptx::Instr::Tex(t) = i else {
+        panic!("{i:?}")
+    };
+    assert_eq!(t.texture, "%rd1");
+    assert_eq!(t.pred.as_deref(), Some("%p"));
+    assert_eq!(
+        t.offset,
+        Some(vec![
+            ptx::Operand::Reg("%r5".into()),
+            ptx::Operand::Reg("%r6".into())
+        ])
+    );
+    let i = ptx::parse("tld4.b.2d.v4.s32.f32 {%r1,%r2,%r3,%r4}, [%rd2, {%f1,%f2}], {%r5, -8};")
+        .unwrap();
+    let ptx::Instr::Tld4(t) = i else {
+        panic!("{i:?}")
+    };
+    assert_eq!((t.texture.as_str(), t.comp), ("%rd2", 2));
+    let i = ptx::parse("txq.level.height.b32 %r1, [%rd3], %r2;").unwrap();
+    let ptx::Instr::Txq(q) = i else {
+        panic!("{i:?}")
+    };
+    assert_eq!(q.target, "%rd3");
+    let i = ptx::parse("istypep.surfref %p1, %rd4;").unwrap();
+    let ptx::Instr::Istypep(q) = i else {
+        panic!("{i:?}")
+    };
+    assert_eq!(
+        (q.ty, q.src.as_str()),
+        (quadtex_sampler::pool::OpaqueType::Surfref, "%rd4")
+    );
+}

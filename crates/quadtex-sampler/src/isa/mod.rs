@@ -1,11 +1,33 @@
 //! Instruction front-ends: text and register-file models of the ISAs whose
 //! texture instructions the seeds describe, decoding their operands into the
-//! sampler cores ([`gather`](fn@crate::gather), [`query_lod`](crate::query_lod)).
+//! sampler cores ([`sample`](fn@crate::sample), [`gather`](fn@crate::gather),
+//! [`fetch`](fn@crate::fetch), [`query_lod`](crate::query_lod),
+//! [`query`](crate::query)).
 //!
-//! What lives here: one module per ISA ([`sass`]: NVIDIA SASS TLD4 and
-//! TMML.LOD, seeds 000 and 001). What does not: texel addressing, filtering
-//! and LOD arithmetic, which are the cores'.
+//! What lives here: one module per ISA ([`sass`]: NVIDIA SASS TLD4,
+//! TMML.LOD (seeds 000 and 001), TEX, TLD and TXQ; [`ptx`]: PTX `tex`,
+//! `tld4`, `txq`, `istypep` (seeds 002 and 003); [`d3d`]: `ld2dms` (seed
+//! 004)). What does not: texel addressing, filtering and LOD arithmetic,
+//! which are the cores'.
 
 pub mod d3d;
 pub mod ptx;
 pub mod sass;
+
+/// Lane groups of `run` whose keys (handle, offsets) are equal, each with
+/// its lane mask, in first-lane order. A core call takes one handle and
+/// one set of offsets per quad while registers give one per lane, so the
+/// SASS and PTX front-ends run the core once per group.
+pub(crate) fn groups<K: PartialEq + Copy>(keys: [K; 4], run: u8) -> Vec<(K, u8)> {
+    let mut out: Vec<(K, u8)> = Vec::with_capacity(4);
+    for (lane, k) in keys.iter().enumerate() {
+        if run & (1 << lane) == 0 {
+            continue;
+        }
+        match out.iter_mut().find(|(g, _)| g == k) {
+            Some((_, m)) => *m |= 1 << lane,
+            None => out.push((*k, 1 << lane)),
+        }
+    }
+    out
+}

@@ -14,10 +14,27 @@
 //!
 //! The array layer of `.a1d`, `.a2d`, `.acube` and `.a2dms` is a `.u32`
 //! integer: it is converted exactly, with no rounding (SEMANTICS.md §5).
+//!
+//! Indirect access (seed 003, "Indirect texture access", unified mode
+//! only): a texture operand may be a `.u64` register holding the address
+//! of an opaque variable ([`OpaqueRef`]: a `.texref`, `.samplerref` or
+//! `.surfref`), one per lane. Surfaces are their own kind: `istypep.surfref`
+//! answers for them, a `.surfref` symbol as a texture operand is an error
+//! ([`PtxError::SurfaceOperand`]), and a lane whose register holds a
+//! surface (or anything but a `.texref`) reads zeros, as an invalid handle
+//! does.
+//!
+//! Per-lane operands: handles and offsets given in registers may differ
+//! between lanes while a core call takes one of each per quad. Lanes are
+//! grouped by (handle, offset) and the core runs once per group with the
+//! group's lanes active and the quad's other active lanes as helpers, so
+//! the implicit derivatives and the partial-quad rule see the whole quad
+//! and the offset never changes the LOD: each lane gets exactly what a quad
+//! with its offset in every lane gives it.
 
 use std::collections::HashMap;
 
-use quadtex_format::TextureKind;
+use quadtex_format::{SampleType, TextureKind};
 
 use crate::fetch::{fetch, FetchArgs};
 use crate::gather::{gather, GatherArgs, GatherOffsets};
@@ -63,6 +80,14 @@ pub enum PtxError {
     /// A register read before it was written.
     #[error("unknown register `{0}`")]
     UnknownRegister(String),
+    /// A `.surfref` symbol where a texture or sampler is expected: surfaces
+    /// are read by the `suld`/`sust` family, not by texture instructions.
+    #[error("`{0}` is a .surfref, not a texture or sampler")]
+    SurfaceOperand(String),
+    /// A register texture operand in `texmode_independent` (seed 003:
+    /// "indirect texture access is supported in unified mode").
+    #[error("indirect texture operand `{0}` needs texmode_unified")]
+    IndirectNotUnified(String),
 }
 
 /// The front-end's result type.
@@ -370,6 +395,9 @@ pub struct Regs {
     pub words: HashMap<String, [u32; 4]>,
     /// Predicate registers: one bit per lane.
     pub preds: HashMap<String, [bool; 4]>,
+    /// `.u64` registers (opaque-variable addresses, [`OpaqueRef`]): one
+    /// value per lane. A handle operand reads here first, then `words`.
+    pub wide: HashMap<String, [u64; 4]>,
     /// Lanes that execute (bit i = lane i); others keep their registers.
     pub active: u8,
 }
@@ -406,6 +434,16 @@ impl Regs {
     /// One register, if written.
     pub fn get(&self, name: &str) -> Option<[u32; 4]> {
         self.words.get(name).copied()
+    }
+
+    /// Writes one `.u64` register in every lane.
+    pub fn set_u64(&mut self, name: &str, v: [u64; 4]) {
+        self.wide.insert(name.to_string(), v);
+    }
+
+    /// One `.u64` register, if written.
+    pub fn get_u64(&self, name: &str) -> Option<[u64; 4]> {
+        self.wide.get(name).copied()
     }
 
     /// One predicate, if written.
@@ -451,15 +489,33 @@ pub struct Symbols {
     pub textures: HashMap<String, u32>,
     /// `.samplerref` name -> sampler index (independent mode).
     pub samplers: HashMap<String, u32>,
-    /// `.surfref` names (no surfaces are modelled; `istypep.surfref` on
-    /// them is true).
-    pub surfaces: Vec<String>,
+    /// `.surfref` name -> surface index: surfaces are their own kind of
+    /// opaque variable ([`OpaqueRef::Surfref`]); `istypep.surfref` is true
+    /// for them, texture instructions refuse them by name and read zeros
+    /// through a register that holds one.
+    pub surfaces: HashMap<String, u32>,
     /// `txq.channel_data_type` / `.channel_order` per header index: the
     /// source language's enumerations, passed through (seed 003). Absent
     /// entries report the format's CUDA `cudaChannelFormatKind`
     /// (`TextureFormat::channel_data_type`), CUDA's one enumeration for
     /// both.
     pub channel: HashMap<u32, [u32; 2]>,
+}
+
+impl Symbols {
+    /// The value a `mov.u64 %rd, name` of a declared opaque variable would
+    /// put in a register ([`OpaqueRef::to_u64`]); `None` for an unknown
+    /// name.
+    pub fn address_of(&self, name: &str) -> Option<u64> {
+        let r = if let Some(&h) = self.textures.get(name) {
+            OpaqueRef::Texref(Handle(h & 0xf_ffff))
+        } else if let Some(&s) = self.samplers.get(name) {
+            OpaqueRef::Samplerref(s)
+        } else {
+            OpaqueRef::Surfref(*self.surfaces.get(name)?)
+        };
+        Some(r.to_u64())
+    }
 }
 
 /// The state a PTX texture instruction runs against.
@@ -904,8 +960,10 @@ pub fn run(ctx: &PtxContext<'_>, line: &str, regs: &mut Regs) -> PtxResult<()> {
 /// Executes one instruction on the active lanes of `regs` (seed 003).
 ///
 /// Errors are front-end errors: unknown symbols or registers, a sampler
-/// operand the texturing mode forbids or lacks, and register offsets
-/// outside `-8..7`. Invalid handles are not errors: they read zeros.
+/// operand the texturing mode forbids or lacks, a `.surfref` symbol as a
+/// texture, a register texture operand in independent mode, and register
+/// offsets outside `-8..7`. Invalid handles (and registers naming no
+/// `.texref`) are not errors: they read zeros.
 pub fn execute(ctx: &PtxContext<'_>, instr: &Instr, regs: &mut Regs) -> PtxResult<()> {
     match instr {
         Instr::Tex(t) => exec_tex(ctx, t, regs),
@@ -915,44 +973,117 @@ pub fn execute(ctx: &PtxContext<'_>, instr: &Instr, regs: &mut Regs) -> PtxResul
     }
 }
 
-/// The handle of a texture operand: a `.texref` symbol (header index) or a
-/// register holding a packed handle (indirect access; lane 0's value, as a
-/// texture operand is uniform across the quad).
-fn texture_handle(ctx: &PtxContext<'_>, name: &str, regs: &Regs) -> PtxResult<Handle> {
+/// What a `.u64` register that holds "the address of" an opaque variable
+/// names (seed 003: indirect texture access, "operand `a` is a `.u64`
+/// register holding the address of a `.texref` variable"; `istypep`,
+/// "whether register `a` points to an opaque variable of a specified
+/// type").
+///
+/// The encoding is the emulator's: bits 63:32 give the kind (0 `.texref`,
+/// 1 `.samplerref`, 2 `.surfref`) and bits 31:0 the object (a packed
+/// [`Handle`], a sampler index, a surface index). Kind 0 keeps a bare
+/// 32-bit handle word a `.texref` (a bindless handle in unified mode);
+/// any other kind names no opaque variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpaqueRef {
+    /// A `.texref`: the texture (and, in unified mode, sampler) handle.
+    Texref(Handle),
+    /// A `.samplerref`: a sampler index.
+    Samplerref(u32),
+    /// A `.surfref`: a surface index ([`Symbols::surfaces`]).
+    Surfref(u32),
+}
+
+impl OpaqueRef {
+    /// The register value.
+    pub const fn to_u64(self) -> u64 {
+        match self {
+            OpaqueRef::Texref(h) => h.0 as u64,
+            OpaqueRef::Samplerref(i) => (1 << 32) | i as u64,
+            OpaqueRef::Surfref(i) => (2 << 32) | i as u64,
+        }
+    }
+
+    /// What a register value names, if anything.
+    pub const fn from_u64(v: u64) -> Option<OpaqueRef> {
+        let lo = v as u32;
+        match v >> 32 {
+            0 => Some(OpaqueRef::Texref(Handle(lo))),
+            1 => Some(OpaqueRef::Samplerref(lo)),
+            2 => Some(OpaqueRef::Surfref(lo)),
+            _ => None,
+        }
+    }
+}
+
+/// A `.u64` register operand's value per lane: [`Regs::wide`] first, else a
+/// 32-bit register zero-extended.
+fn read_u64(regs: &Regs, name: &str) -> Option<[u64; 4]> {
+    regs.get_u64(name)
+        .or_else(|| regs.get(name).map(|w| w.map(u64::from)))
+}
+
+/// The texture handles of a texture operand, per lane: a `.texref` symbol
+/// (the same handle in every lane), or, in unified mode, a `.u64` register
+/// (indirect access, seed 003), each lane its own; a lane whose register
+/// names no `.texref` (a surface, a sampler, garbage) gets `None` and
+/// reads zeros. A `.samplerref` or `.surfref` symbol is an error.
+fn texture_handles(
+    ctx: &PtxContext<'_>,
+    name: &str,
+    regs: &Regs,
+) -> PtxResult<[Option<Handle>; 4]> {
     if let Some(&h) = ctx.symbols.textures.get(name) {
-        return Ok(Handle(h & 0xf_ffff));
+        return Ok([Some(Handle(h & 0xf_ffff)); 4]);
     }
     if ctx.symbols.samplers.contains_key(name) {
         return Err(PtxError::BadOperand(name.to_string()));
     }
-    regs.get(name)
-        .map(|v| Handle(v[0]))
-        .ok_or_else(|| PtxError::UnknownSymbol(name.to_string()))
+    if ctx.symbols.surfaces.contains_key(name) {
+        return Err(PtxError::SurfaceOperand(name.to_string()));
+    }
+    let v = read_u64(regs, name).ok_or_else(|| PtxError::UnknownSymbol(name.to_string()))?;
+    if ctx.mode == TexturingMode::Independent {
+        return Err(PtxError::IndirectNotUnified(name.to_string()));
+    }
+    Ok(v.map(|w| match OpaqueRef::from_u64(w) {
+        Some(OpaqueRef::Texref(h)) => Some(h),
+        Some(OpaqueRef::Samplerref(_) | OpaqueRef::Surfref(_)) | None => None,
+    }))
 }
 
-fn sampler_index(ctx: &PtxContext<'_>, name: &str, regs: &Regs) -> PtxResult<u32> {
+/// The sampler index of a sampler operand per lane: a `.samplerref`
+/// symbol, or a register holding a `.samplerref` (or a packed handle,
+/// whose `samplerPtr` field is used).
+fn sampler_indices(ctx: &PtxContext<'_>, name: &str, regs: &Regs) -> PtxResult<[Option<u32>; 4]> {
     if let Some(&s) = ctx.symbols.samplers.get(name) {
-        return Ok(s);
+        return Ok([Some(s); 4]);
     }
     if ctx.symbols.textures.contains_key(name) {
         return Err(PtxError::BadOperand(name.to_string()));
     }
-    regs.get(name)
-        .map(|v| Handle(v[0]).sampler())
-        .ok_or_else(|| PtxError::UnknownSymbol(name.to_string()))
+    if ctx.symbols.surfaces.contains_key(name) {
+        return Err(PtxError::SurfaceOperand(name.to_string()));
+    }
+    let v = read_u64(regs, name).ok_or_else(|| PtxError::UnknownSymbol(name.to_string()))?;
+    Ok(v.map(|w| match OpaqueRef::from_u64(w) {
+        Some(OpaqueRef::Samplerref(i)) => Some(i),
+        Some(OpaqueRef::Texref(h)) => Some(h.sampler()),
+        Some(OpaqueRef::Surfref(_)) | None => None,
+    }))
 }
 
-/// The handle a texture/sampler pair names under the texturing mode:
-/// unified refuses a sampler operand, independent requires one (seed 003,
-/// "Texturing Modes"), except for multisample fetches, which use none.
-fn combined_handle(
+/// The handles a texture/sampler pair names under the texturing mode, per
+/// lane: unified refuses a sampler operand, independent requires one (seed
+/// 003, "Texturing Modes"), except for multisample fetches, which use none.
+fn combined_handles(
     ctx: &PtxContext<'_>,
     texture: &str,
     sampler: Option<&String>,
     needs_sampler: bool,
     regs: &Regs,
-) -> PtxResult<Handle> {
-    let t = texture_handle(ctx, texture, regs)?;
+) -> PtxResult<[Option<Handle>; 4]> {
+    let t = texture_handles(ctx, texture, regs)?;
     match (ctx.mode, sampler) {
         (TexturingMode::Unified, Some(s)) => Err(PtxError::SamplerNotAllowed(s.clone())),
         (TexturingMode::Unified, None) => Ok(t),
@@ -961,13 +1092,17 @@ fn combined_handle(
         }
         (TexturingMode::Independent, None) => Ok(t),
         (TexturingMode::Independent, Some(s)) => {
-            let si = sampler_index(ctx, s, regs)?;
-            Ok(Handle((t.0 & 0xf_ffff) | ((si & 0xfff) << 20)))
+            let si = sampler_indices(ctx, s, regs)?;
+            Ok([0, 1, 2, 3].map(|l| {
+                let (t, s) = (t[l]?, si[l]?);
+                Some(Handle((t.0 & 0xf_ffff) | ((s & 0xfff) << 20)))
+            }))
         }
     }
 }
 
-/// Reads an offset vector, checking `-8..7` (seed 003).
+/// Reads an offset vector per lane, checking `-8..7` in the active lanes
+/// (seed 003).
 fn read_offset(regs: &Regs, e: &[Operand]) -> PtxResult<[[i32; 3]; 4]> {
     let mut out = [[0i32; 3]; 4];
     for (k, op) in e.iter().take(3).enumerate() {
@@ -990,12 +1125,37 @@ fn read_offset(regs: &Regs, e: &[Operand]) -> PtxResult<[[i32; 3]; 4]> {
     Ok(out)
 }
 
-/// One offset for the quad: the cores take a per-quad offset, so lanes
-/// must agree; the first active lane's is used.
-fn quad_offset(regs: &Regs, per_lane: [[i32; 3]; 4]) -> [i32; 3] {
-    (0..4)
-        .find(|l| regs.active & (1 << l) != 0)
-        .map_or([0; 3], |l| per_lane[l])
+/// Runs a core once per group of active lanes sharing a key (handle and
+/// offset), merging the lanes of each group into one result. Registers
+/// may give each lane its own offset and handle while a core call takes
+/// one per quad; in each call the group's lanes are active and the quad's
+/// other active lanes are helpers, so implicit derivatives and the
+/// partial-quad rule still see the whole quad (an offset must not change
+/// the LOD) and a lane gets exactly what a quad with its key in every lane
+/// would give it. `run` gets the key and the quad (its `active` is the
+/// group); a `None` from it means zeros (no valid texture).
+fn run_groups<K: PartialEq + Copy>(
+    keys: [K; 4],
+    coords: [[f32; 4]; 4],
+    active: u8,
+    mut run: impl FnMut(K, &Quad) -> Option<QuadResult>,
+) -> QuadResult {
+    let mut out = QuadResult::EMPTY;
+    for (k, mask) in super::groups(keys, active) {
+        let quad = Quad {
+            coords,
+            active: mask,
+            helper: active & !mask,
+        };
+        let r = run(k, &quad).unwrap_or_else(|| QuadResult::zeros(mask, SampleType::Float));
+        for lane in 0..4 {
+            if mask & (1 << lane) != 0 {
+                out.texels[lane] = r.texels[lane];
+                out.resident[lane] = r.resident[lane];
+            }
+        }
+    }
+    out
 }
 
 fn read_all(regs: &Regs, ops: &[Operand]) -> PtxResult<Vec<[u32; 4]>> {
@@ -1065,35 +1225,32 @@ fn write_result(
 
 fn exec_tex(ctx: &PtxContext<'_>, t: &Tex, regs: &mut Regs) -> PtxResult<()> {
     let ms = matches!(t.geom, Geom::D2ms | Geom::A2dms);
-    let h = combined_handle(ctx, &t.texture, t.sampler.as_ref(), !ms, regs)?;
+    let hs = combined_handles(ctx, &t.texture, t.sampler.as_ref(), !ms, regs)?;
     let c = read_all(regs, &t.coords)?;
-    let offset = match &t.offset {
-        Some(e) => quad_offset(regs, read_offset(regs, e)?),
-        None => [0; 3],
+    let offsets = match &t.offset {
+        Some(e) => read_offset(regs, e)?,
+        None => [[0; 3]; 4],
     };
     let active = regs.active & 0xf;
+    let keys = [0, 1, 2, 3].map(|l| (hs[l], offsets[l]));
     let r = if ms {
-        match ctx.pools.header(h) {
-            None => QuadResult::zeros(active, quadtex_format::SampleType::Float),
-            Some(view) => {
-                let mut args = FetchArgs {
-                    offset,
-                    ..FetchArgs::default()
-                };
-                let lanes = args.icoords.iter_mut().zip(args.sample.iter_mut());
-                for (lane, (ic, sm)) in lanes.enumerate() {
-                    let w = |k: usize| c[k][lane] as i32;
-                    // 2dms: {sample, x, y, pad}; a2dms: {idx, sample, x, y}.
-                    let (layer, sample, x, y) = match t.geom {
-                        Geom::A2dms => (w(0), w(1), w(2), w(3)),
-                        _ => (0, w(0), w(1), w(2)),
-                    };
-                    *ic = [x, y, 0, layer];
-                    *sm = sample;
-                }
-                fetch(view, &args, active)
-            }
+        let mut args = FetchArgs::default();
+        let lanes = args.icoords.iter_mut().zip(args.sample.iter_mut());
+        for (lane, (ic, sm)) in lanes.enumerate() {
+            let w = |k: usize| c[k][lane] as i32;
+            // 2dms: {sample, x, y, pad}; a2dms: {idx, sample, x, y}.
+            let (layer, sample, x, y) = match t.geom {
+                Geom::A2dms => (w(0), w(1), w(2), w(3)),
+                _ => (0, w(0), w(1), w(2)),
+            };
+            *ic = [x, y, 0, layer];
+            *sm = sample;
         }
+        run_groups(keys, [[0.0; 4]; 4], active, |(h, offset), quad| {
+            let view = ctx.pools.header(h?)?;
+            let args = FetchArgs { offset, ..args };
+            Some(fetch(view, &args, quad.active))
+        })
     } else {
         let quad = build_quad(t.geom, t.ctype, &c, active);
         let lod = match &t.mip {
@@ -1116,27 +1273,27 @@ fn exec_tex(ctx: &PtxContext<'_>, t: &Tex, regs: &mut Regs) -> PtxResult<()> {
             Some(f) => Some(regs.read(f)?.map(f32::from_bits)),
             None => None,
         };
-        let args = SampleArgs {
-            lod,
-            offset,
-            dref,
-            ..SampleArgs::default()
-        };
-        crate::sample_handle(ctx.pools, h, &ctx.profile, &args, &quad)
+        run_groups(keys, quad.coords, active, |(h, offset), quad| {
+            let args = SampleArgs {
+                lod,
+                offset,
+                dref,
+                ..SampleArgs::default()
+            };
+            let (view, smp) = ctx.pools.resolve(h?)?;
+            Some(crate::sample(view, smp, &ctx.profile, &args, quad))
+        })
     };
     write_result(&r, t.dtype, &t.dst, t.pred.as_ref(), regs);
     Ok(())
 }
 
 fn exec_tld4(ctx: &PtxContext<'_>, t: &Tld4, regs: &mut Regs) -> PtxResult<()> {
-    let h = combined_handle(ctx, &t.texture, t.sampler.as_ref(), true, regs)?;
+    let hs = combined_handles(ctx, &t.texture, t.sampler.as_ref(), true, regs)?;
     let c = read_all(regs, &t.coords)?;
     let offsets = match &t.offset {
-        Some(e) => {
-            let o = quad_offset(regs, read_offset(regs, e)?);
-            GatherOffsets::Aoffi([o[0], o[1]])
-        }
-        None => GatherOffsets::None,
+        Some(e) => Some(read_offset(regs, e)?),
+        None => None,
     };
     let dref = match &t.compare {
         Some(f) => Some(regs.read(f)?.map(f32::from_bits)),
@@ -1144,16 +1301,17 @@ fn exec_tld4(ctx: &PtxContext<'_>, t: &Tld4, regs: &mut Regs) -> PtxResult<()> {
     };
     let active = regs.active & 0xf;
     let quad = build_quad(t.geom, CType::F32, &c, active);
-    let args = GatherArgs {
-        component: t.comp,
-        offsets,
-        dref,
-        ndv: false,
-    };
-    let r = match ctx.pools.resolve(h) {
-        Some((view, smp)) => gather(view, smp, &ctx.profile, &args, &quad),
-        None => QuadResult::zeros(active, quadtex_format::SampleType::Float),
-    };
+    let keys = [0, 1, 2, 3].map(|l| (hs[l], offsets.map(|o| [o[l][0], o[l][1]])));
+    let r = run_groups(keys, quad.coords, active, |(h, o), quad| {
+        let args = GatherArgs {
+            component: t.comp,
+            offsets: o.map_or(GatherOffsets::None, GatherOffsets::Aoffi),
+            dref,
+            ndv: false,
+        };
+        let (view, smp) = ctx.pools.resolve(h?)?;
+        Some(gather(view, smp, &ctx.profile, &args, quad))
+    });
     write_result(&r, t.dtype, &t.dst, t.pred.as_ref(), regs);
     Ok(())
 }
@@ -1216,16 +1374,16 @@ fn exec_txq(ctx: &PtxContext<'_>, t: &Txq, regs: &mut Regs) -> PtxResult<()> {
     let value: [u32; 4] = if t.query.is_sampler_query() {
         // Unified: sampler state through the .texref; independent: a
         // .samplerref (seed 003).
-        let h = match ctx.mode {
-            TexturingMode::Unified => texture_handle(ctx, &t.target, regs)?,
+        let hs: [Option<Handle>; 4] = match ctx.mode {
+            TexturingMode::Unified => texture_handles(ctx, &t.target, regs)?,
             TexturingMode::Independent => {
                 if ctx.symbols.textures.contains_key(&t.target) {
                     return Err(PtxError::BadOperand(t.target.clone()));
                 }
-                Handle((sampler_index(ctx, &t.target, regs)? & 0xfff) << 20)
+                sampler_indices(ctx, &t.target, regs)?.map(|s| Some(Handle((s? & 0xfff) << 20)))
             }
         };
-        let v = match ctx.pools.sampler(h) {
+        hs.map(|h| match h.and_then(|h| ctx.pools.sampler(h)) {
             None => 0,
             Some(s) => match t.query {
                 TxqQuery::ForceUnnormalizedCoords => u32::from(s.unnormalized),
@@ -1236,53 +1394,72 @@ fn exec_txq(ctx: &PtxContext<'_>, t: &Txq, regs: &mut Regs) -> PtxResult<()> {
                 TxqQuery::AddrMode(i) => s.address[usize::from(i.min(2))].ptx_code(),
                 _ => 0,
             },
-        };
-        [v; 4]
+        })
     } else {
-        let h = texture_handle(ctx, &t.target, regs)?;
+        let hs = texture_handles(ctx, &t.target, regs)?;
         let lod = match &t.level {
             Some(l) => regs.read(l)?,
             None => [0; 4],
         };
-        match ctx.pools.header(h) {
-            None => [0; 4],
-            Some(view) => {
-                let channel = ctx
-                    .symbols
-                    .channel
-                    .get(&h.header())
-                    .copied()
-                    .unwrap_or_else(|| {
-                        let f = view.format();
-                        [f.channel_data_type(), f.channel_order()]
-                    });
-                let normalized = ctx.pools.sampler(h).is_some_and(|s| !s.unnormalized);
-                lod.map(|l| texture_query(view, t.query, l, channel, normalized))
-            }
+        let mut v = [0u32; 4];
+        for lane in 0..4 {
+            let Some(h) = hs[lane] else { continue };
+            let Some(view) = ctx.pools.header(h) else {
+                continue;
+            };
+            let channel = ctx
+                .symbols
+                .channel
+                .get(&h.header())
+                .copied()
+                .unwrap_or_else(|| {
+                    let f = view.format();
+                    [f.channel_data_type(), f.channel_order()]
+                });
+            let normalized = ctx.pools.sampler(h).is_some_and(|s| !s.unnormalized);
+            v[lane] = texture_query(view, t.query, lod[lane], channel, normalized);
         }
+        v
     };
     regs.write_lanes(&t.dst, value);
     Ok(())
 }
 
+/// Whether sampler index `si` names a valid sampler.
+fn sampler_valid(ctx: &PtxContext<'_>, si: u32) -> bool {
+    ctx.pools
+        .istypep(OpaqueType::Samplerref, Handle((si & 0xfff) << 20))
+}
+
+/// `istypep` (seed 003, 9.7.10.6): true where the operand names a valid
+/// opaque variable of the type. Textures and samplers are valid when their
+/// pool slot is; surfaces when the symbol table declares one with that
+/// index ([`Symbols::surfaces`]).
 fn exec_istypep(ctx: &PtxContext<'_>, t: &Istypep, regs: &mut Regs) -> PtxResult<()> {
     let syms = ctx.symbols;
-    let v: [bool; 4] = if let Some(&hi) = syms.textures.get(&t.src) {
-        [t.ty == OpaqueType::Texref && ctx.pools.istypep(OpaqueType::Texref, Handle(hi & 0xf_ffff));
-            4]
+    let named = if let Some(&hi) = syms.textures.get(&t.src) {
+        Some(OpaqueRef::Texref(Handle(hi & 0xf_ffff)))
     } else if let Some(&si) = syms.samplers.get(&t.src) {
-        [t.ty == OpaqueType::Samplerref
-            && ctx
-                .pools
-                .istypep(OpaqueType::Samplerref, Handle((si & 0xfff) << 20)); 4]
-    } else if syms.surfaces.contains(&t.src) {
-        [t.ty == OpaqueType::Surfref; 4]
+        Some(OpaqueRef::Samplerref(si))
     } else {
-        let w = regs
-            .get(&t.src)
-            .ok_or_else(|| PtxError::UnknownRegister(t.src.clone()))?;
-        w.map(|h| ctx.pools.istypep(t.ty, Handle(h)))
+        syms.surfaces.get(&t.src).map(|&i| OpaqueRef::Surfref(i))
     };
+    let refs: [Option<OpaqueRef>; 4] = match named {
+        Some(r) => [Some(r); 4],
+        None => read_u64(regs, &t.src)
+            .ok_or_else(|| PtxError::UnknownRegister(t.src.clone()))?
+            .map(OpaqueRef::from_u64),
+    };
+    let v = refs.map(|r| match (t.ty, r) {
+        (OpaqueType::Texref, Some(OpaqueRef::Texref(h))) => {
+            ctx.pools.istypep(OpaqueType::Texref, h)
+        }
+        (OpaqueType::Samplerref, Some(OpaqueRef::Samplerref(si))) => sampler_valid(ctx, si),
+        (OpaqueType::Surfref, Some(OpaqueRef::Surfref(i))) => {
+            syms.surfaces.values().any(|&s| s == i)
+        }
+        _ => false,
+    });
     regs.write_pred(&t.dst, v);
     Ok(())
 }

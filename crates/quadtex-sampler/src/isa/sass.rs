@@ -1,25 +1,40 @@
-//! NVIDIA SASS texture instructions: TLD4 (seed 000) and TMML.LOD (seed
-//! 001) on a four-lane register file.
+//! NVIDIA SASS texture instructions: TLD4 (seed 000), TMML.LOD (seed
+//! 001), and TEX, TLD and TXQ on a four-lane register file.
 //!
 //! What lives here: the register file of one quad ([`RegFile`]), the
-//! instruction structs ([`Tld4`], [`TmmlLod`], [`Instruction`]), their text
-//! parser ([`parse`]), operand decoding (the Ra/Rb packing tables and the
-//! alignment rules of seed 001, which seed 000 shares), AOFFI/PTP unpacking
-//! and the destination write-back. What does not: the gather and the LOD
-//! query themselves ([`crate::gather()`], [`crate::query_lod`]).
+//! instruction structs ([`Tld4`], [`TmmlLod`], [`Tex`], [`Tld`], [`Txq`],
+//! [`Instruction`]), their text parser ([`parse`]), operand decoding (the
+//! Ra/Rb packing tables and the alignment rules of seed 001, which seed 000
+//! shares), AOFFI/PTP unpacking and the destination write-back. What does
+//! not: the sampling, gather, fetch and query cores themselves
+//! ([`crate::sample()`], [`crate::gather()`], [`crate::fetch()`],
+//! [`crate::query_lod`], [`crate::query`]).
+//!
+//! No seed gives TEX, TLD or TXQ. Their syntax follows the TLD4/TMML
+//! lines of seeds 000/001, and their operand packing the same tables
+//! (array index in Ra+0 bits 15:0, then s, t, r; Rb+0 the handle under
+//! `.B`, then LOD or bias, offsets, reference; absent parameters compact
+//! upwards), in the order Mesa's NAK (`nak_nir_lower_tex.c`, `lower_tex`
+//! for `sm >= 50`) builds its two source vectors; each struct's doc gives
+//! its table and sources.
 //!
 //! Emulator choices the seeds leave open:
 //! - `.phase` (`.T`, `.P`) only steers the hardware's scheduling hash; it
 //!   is accepted and has no effect.
 //! - The handle (`.B`), the offsets and the reference are per-lane
 //!   registers, while a core call takes one view and one set of offsets per
-//!   quad. Lanes whose handle or offset registers differ are run as separate
-//!   quads, each with the other lanes switched off (so the partial-quad rule
-//!   applies to each group as it would to a quad with those lanes alone).
+//!   quad. Lanes whose handle or offset registers differ run as separate
+//!   groups; in each, the quad's other running lanes take part as helpers
+//!   whose results are dropped, so implicit derivatives and the
+//!   partial-quad rule always see the whole quad (an offset never changes
+//!   the LOD).
 //! - Coordinates are read from all four lanes' registers, active or not, so
 //!   `.NDV` derivatives see the stale registers of inactive lanes, as seed
 //!   000 describes.
 //! - A lane whose guard predicate (`@Pg`) is false does not run at all.
+//! - `.NODEP`: helper lanes skip the fetch and keep their destinations, but
+//!   their coordinates still feed the live lanes' derivatives and they
+//!   still count for the partial-quad rule (SEMANTICS.md §3, inferred).
 //! - `.NDV` on TLD4 only matters for a `TWO_D_NO_MIPMAP` header (TLD4 as
 //!   TEX), where `GatherArgs::ndv` carries it to the TEX path.
 
@@ -27,13 +42,15 @@ use std::fmt;
 
 use quadtex_format::TextureKind;
 
+use super::groups;
+use crate::fetch::{fetch, FetchArgs};
 use crate::gather::{gather, GatherArgs, GatherOffsets};
-use crate::header::TextureHeader;
+use crate::header::{BorderColor, Filter, HeaderType, MipmapMode, SamplerHeader, TextureHeader};
 use crate::lod::query_lod;
 use crate::output::{to_words, write_masked, OutputType};
 use crate::pool::{ts_ptr_idx, Handle, Pools};
-use crate::profile::Profile;
-use crate::quad::{Quad, SampleArgs};
+use crate::profile::{AnisoLevels, Profile};
+use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
 
 /// `RZ`: register 255 reads 0 and ignores writes.
 pub const RZ: u8 = 255;
@@ -358,7 +375,8 @@ pub struct Tld4 {
     pub dc: bool,
     /// `.NDV` (see the module doc).
     pub ndv: bool,
-    /// `.NODEP`: helper lanes do not fetch; their destinations stay.
+    /// `.NODEP`: helper lanes do not fetch (their destinations stay) but
+    /// still feed the derivatives.
     pub nodep: bool,
     /// `Ps`: sparse-fault predicate destination.
     pub ps: Option<u8>,
@@ -390,7 +408,8 @@ pub struct TmmlLod {
     pub source: TexSource,
     /// `.NDV`: derivatives from all four lanes, no partial-quad rule.
     pub ndv: bool,
-    /// `.NODEP`: helper lanes do not query; their destinations stay.
+    /// `.NODEP`: helper lanes do not query (their destinations stay) but
+    /// still feed the derivatives.
     pub nodep: bool,
     /// Rd.
     pub rd: u8,
@@ -404,6 +423,270 @@ pub struct TmmlLod {
     pub wmsk: u8,
 }
 
+/// The LOD mode of TEX (`.LZ`, `.LB`, `.LL`, `.LBA`, `.LLA`; none is
+/// implicit). Encoding and meaning follow nouveau's GM107 emitter
+/// (`nv50_ir_emit_gm107.cpp` emitTEX: lz 1, lb 2, ll 3) and yuzu's
+/// `TextureProcessMode` (LBA 6, LLA 7: "the A is unknown, does not appear
+/// to differ with LB / LL"); the emulator runs `.LBA` as `.LB` and `.LLA`
+/// as `.LL`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TexLod {
+    /// No modifier: implicit derivatives from the quad.
+    #[default]
+    Auto,
+    /// `.LZ`: level zero (lambda = 0, sampler bias and clamps applied).
+    Lz,
+    /// `.LB`: implicit LOD plus a per-lane fp32 bias from Rb.
+    Lb,
+    /// `.LL`: an explicit per-lane fp32 LOD from Rb.
+    Ll,
+    /// `.LBA`: as `.LB`.
+    Lba,
+    /// `.LLA`: as `.LL`.
+    Lla,
+}
+
+impl TexLod {
+    /// Registers the mode reads from Rb (the bias or the level).
+    pub const fn regs(self) -> usize {
+        match self {
+            TexLod::Auto | TexLod::Lz => 0,
+            TexLod::Lb | TexLod::Ll | TexLod::Lba | TexLod::Lla => 1,
+        }
+    }
+
+    fn from_name(s: &str) -> Option<TexLod> {
+        Some(match s {
+            "LZ" => TexLod::Lz,
+            "LB" => TexLod::Lb,
+            "LL" => TexLod::Ll,
+            "LBA" => TexLod::Lba,
+            "LLA" => TexLod::Lla,
+            _ => return None,
+        })
+    }
+}
+
+/// TEX: a filtered sample (SPA 5.0 form, seeds 000/001 syntax):
+/// `TEX{.B}{.LZ|.LB|.LL|.LBA|.LLA}{.AOFFI}{.DC}{.NDV}{.NODEP}{.phase} {Ps,}
+/// Rd, Ra{, Rb}, #tsPtrIdxU13 | #tidU08, #smpU05, #paramA{, #wmskU04}`.
+///
+/// Operand packing (no seed gives it for TEX; derived from the TLD4/TMML
+/// tables of seeds 000/001 and checked against Mesa's NAK,
+/// `nak_nir_lower_tex.c` `lower_tex` for `sm >= 50`, which fills the first
+/// source with `{array}, coords` and the second with `{handle}, {lod or
+/// bias}, {offset}, {dref}`, absent parameters compacting upwards; yuzu's
+/// Maxwell decoder, `GetTexCode`, reads the same order: array in `gpr8`,
+/// coordinates after it, then `gpr20` onwards for LOD/bias, AOFFI and the
+/// reference):
+///
+/// | reg | parameter |
+/// |---|---|
+/// | Ra+0 | array index in bits 15:0 (array paramA only) |
+/// | Ra+.. | s, t, r (fp32, as many as paramA names) |
+/// | Rb+0 | `samplerPtr[31:20] \| headerPtr[19:0]` (`.B`) |
+/// | Rb+.. | LOD or bias, fp32 (`.LB`, `.LL`, `.LBA`, `.LLA`) |
+/// | Rb+.. | AOFFI: `(w & 0xf) << 8 \| (v & 0xf) << 4 \| (u & 0xf)` |
+/// | Rb+.. | depth reference, fp32 (`.DC`) |
+///
+/// The AOFFI word holds 4-bit fields (NAK packs TEX offsets with 4 bits
+/// per component and TLD4 offsets with 8; yuzu's decoder reads 4-bit
+/// fields), so each offset is -8..=7. Rd..Rd+3 receive R, G, B, A under
+/// `wmsk`; `Ps` is true where a touched texel was not resident.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tex {
+    /// `@Pg` / `@!Pg`.
+    pub guard: Option<Guard>,
+    /// Bindless (`.B`) or the constant-bank index.
+    pub source: TexSource,
+    /// The LOD mode.
+    pub lod: TexLod,
+    /// `.AOFFI`: one register of 4-bit offsets in Rb.
+    pub aoffi: bool,
+    /// `.DC`: depth compare against Rb's reference.
+    pub dc: bool,
+    /// `.NDV`: derivatives from all four lanes, no partial-quad rule.
+    pub ndv: bool,
+    /// `.NODEP`: helper lanes do not fetch (their destinations stay) but
+    /// still feed the derivatives.
+    pub nodep: bool,
+    /// `Ps`: sparse-fault predicate destination.
+    pub ps: Option<u8>,
+    /// Rd.
+    pub rd: u8,
+    /// Ra.
+    pub ra: u8,
+    /// Rb (RZ when absent).
+    pub rb: u8,
+    /// `#paramA`: any of the seven descriptions.
+    pub param_a: ParamA,
+    /// `#wmskU04` (default 0xf).
+    pub wmsk: u8,
+}
+
+/// The LOD mode of TLD: `.LZ` (level 0) or `.LL` (an integer level in
+/// Rb). TLD has one LOD bit (Ryujinx `OpCodeTld`: bit 55 set = LL, clear =
+/// LZ), so text without either modifier is `.LZ`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum TldLod {
+    /// `.LZ`: level 0 of the view.
+    #[default]
+    Lz,
+    /// `.LL`: the level (a u32 register) relative to the view's base.
+    Ll,
+}
+
+/// TLD: an unfiltered texel fetch at integer coordinates
+/// (`texelFetch`, D3D `ld`/`ld2dms`):
+/// `TLD{.B}{.LZ|.LL}{.AOFFI}{.MS}{.NODEP}{.phase} {Ps,} Rd, Ra{, Rb},
+/// #tsPtrIdxU13 | #tidU08, #smpU05, #paramA{, #wmskU04}`.
+///
+/// Packing (NAK `lower_tex`, `sm >= 50`, `nir_texop_txf`/`txf_ms`: the
+/// array index is an integer, not converted from float; the sample index
+/// comes right after the handle; yuzu's `GetTldCode` only guesses at the
+/// Rb order in a comment, so NAK, which drives the hardware, decides):
+///
+/// | reg | parameter |
+/// |---|---|
+/// | Ra+0 | array index in bits 15:0 (ARRAY_1D, ARRAY_2D) |
+/// | Ra+.. | x, y, z (s32, as many as paramA names) |
+/// | Rb+0 | handle (`.B`) |
+/// | Rb+.. | sample index, u32 (`.MS`) |
+/// | Rb+.. | level, s32 (`.LL`) |
+/// | Rb+.. | AOFFI, 4-bit fields as TEX |
+///
+/// paramA is 1D, 2D, 3D, ARRAY_1D or ARRAY_2D (cube maps have no texel
+/// fetch); `.MS` takes 2D or ARRAY_2D and a multisample header, and has no
+/// levels (NAK uses LOD mode ZERO for `txf_ms`), so `.MS.LL` is refused.
+/// Out of bounds a lane reads zeros with the format's missing components
+/// (0, 0, 0, 1) ([`crate::fetch()`], seed 004).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tld {
+    /// `@Pg` / `@!Pg`.
+    pub guard: Option<Guard>,
+    /// Bindless (`.B`) or the constant-bank index.
+    pub source: TexSource,
+    /// `.LZ` / `.LL`.
+    pub lod: TldLod,
+    /// `.AOFFI`: one register of 4-bit offsets in Rb.
+    pub aoffi: bool,
+    /// `.MS`: a multisample fetch with the sample index in Rb.
+    pub ms: bool,
+    /// `.NODEP`: helper lanes do not fetch (their destinations stay) but
+    /// still feed the derivatives.
+    pub nodep: bool,
+    /// `Ps`: sparse-fault predicate destination.
+    pub ps: Option<u8>,
+    /// Rd.
+    pub rd: u8,
+    /// Ra.
+    pub ra: u8,
+    /// Rb (RZ when absent).
+    pub rb: u8,
+    /// `#paramA`.
+    pub param_a: ParamA,
+    /// `#wmskU04` (default 0xf).
+    pub wmsk: u8,
+}
+
+/// The query of TXQ, with the GM107 encoding that nouveau's emitter
+/// (`nv50_ir_emit_gm107.cpp` emitTXQ) and yuzu's `TextureQueryType` agree
+/// on. Names are nvdisasm's (`TEX_HEADER_DIMENSION`, ...); nouveau's
+/// short names (`DIMS`, `TYPE`, ...) parse too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TxqMode {
+    /// `TEX_HEADER_DIMENSION` (0x01, TXQ_DIMS): `[width, height,
+    /// depth_or_layers, levels]` at the level in Ra ([`crate::query::size`]).
+    Dimension,
+    /// `TEX_HEADER_TEXTURE_TYPE` (0x02, TXQ_TYPE): `[TIC type, 0, samples,
+    /// 0]`; NAK and nouveau read the sample count from component 2.
+    TextureType,
+    /// `TEX_HEADER_SAMPLER_POS` (0x05, TXQ_SAMPLE_POSITION): the position
+    /// of the sample in Ra within the pixel, `[x, y]` as fp32.
+    SamplePosition,
+    /// `TEX_SAMPLER_FILTER` (0x10): `[mag, min, mip, max anisotropy]` as
+    /// TSC codes.
+    Filter,
+    /// `TEX_SAMPLER_LOD` (0x12): `[min LOD U4.8, max LOD U4.8, bias S5.8,
+    /// 0]` as the TSC fields.
+    Lod,
+    /// `TEX_SAMPLER_WRAP` (0x14): `[address u, v, p, 0]` as TSC codes.
+    Wrap,
+    /// `TEX_SAMPLER_BORDER_COLOR` (0x16): the border colour's four words.
+    BorderColor,
+}
+
+impl TxqMode {
+    /// The GM107 query code.
+    pub const fn code(self) -> u32 {
+        match self {
+            TxqMode::Dimension => 0x01,
+            TxqMode::TextureType => 0x02,
+            TxqMode::SamplePosition => 0x05,
+            TxqMode::Filter => 0x10,
+            TxqMode::Lod => 0x12,
+            TxqMode::Wrap => 0x14,
+            TxqMode::BorderColor => 0x16,
+        }
+    }
+
+    /// Parses nvdisasm's name or nouveau's short one.
+    pub fn from_name(s: &str) -> Option<TxqMode> {
+        Some(match s {
+            "TEX_HEADER_DIMENSION" | "DIMS" => TxqMode::Dimension,
+            "TEX_HEADER_TEXTURE_TYPE" | "TYPE" => TxqMode::TextureType,
+            "TEX_HEADER_SAMPLER_POS" | "SAMPLE_POSITION" => TxqMode::SamplePosition,
+            "TEX_SAMPLER_FILTER" | "FILTER" => TxqMode::Filter,
+            "TEX_SAMPLER_LOD" | "LOD" => TxqMode::Lod,
+            "TEX_SAMPLER_WRAP" | "WRAP" => TxqMode::Wrap,
+            "TEX_SAMPLER_BORDER_COLOR" | "BORDER_COLOUR" => TxqMode::BorderColor,
+            _ => return None,
+        })
+    }
+
+    /// Whether the query reads a register operand: the level (dimension)
+    /// or the sample index (sample position).
+    pub const fn has_operand(self) -> bool {
+        matches!(self, TxqMode::Dimension | TxqMode::SamplePosition)
+    }
+
+    /// Whether the query reads the sampler (TSC) rather than the header.
+    pub const fn is_sampler(self) -> bool {
+        matches!(
+            self,
+            TxqMode::Filter | TxqMode::Lod | TxqMode::Wrap | TxqMode::BorderColor
+        )
+    }
+}
+
+/// TXQ: a texture header or sampler query:
+/// `TXQ{.B}{.NODEP}{.phase} Rd, Ra, #tsPtrIdxU13 | #tidU08, #smpU05,
+/// #query{, #wmskU04}`.
+///
+/// TXQ has one source vector (nouveau's GM107 emitter encodes only Ra);
+/// NAK's `build_txq` packs it as `{handle (.B)}, {level or sample index}`,
+/// so Ra+0 is the handle under `.B` and the query's operand follows. A
+/// query without operands and without `.B` reads no register (Ra may be
+/// RZ).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Txq {
+    /// `@Pg` / `@!Pg`.
+    pub guard: Option<Guard>,
+    /// Bindless (`.B`) or the constant-bank index.
+    pub source: TexSource,
+    /// `.NODEP`: helper lanes do not query (their destinations stay) but
+    /// still feed the derivatives.
+    pub nodep: bool,
+    /// Rd.
+    pub rd: u8,
+    /// Ra.
+    pub ra: u8,
+    /// The query.
+    pub mode: TxqMode,
+    /// `#wmskU04` (default 0xf).
+    pub wmsk: u8,
+}
+
 /// A parsed SASS texture instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Instruction {
@@ -411,6 +694,12 @@ pub enum Instruction {
     Tld4(Tld4),
     /// TMML.LOD (seed 001).
     TmmlLod(TmmlLod),
+    /// TEX.
+    Tex(Tex),
+    /// TLD.
+    Tld(Tld),
+    /// TXQ.
+    Txq(Txq),
 }
 
 impl Instruction {
@@ -427,6 +716,9 @@ impl Instruction {
         match self {
             Instruction::Tld4(i) => i.execute(regs, pools, active, helper),
             Instruction::TmmlLod(i) => i.execute(regs, pools, active, helper),
+            Instruction::Tex(i) => i.execute(regs, pools, active, helper),
+            Instruction::Tld(i) => i.execute(regs, pools, active, helper),
+            Instruction::Txq(i) => i.execute(regs, pools, active, helper),
         }
     }
 }
@@ -472,8 +764,8 @@ fn check_regs(rd: u8, wmsk: u8, ra: u8, na: usize, rb: u8, nb: usize) -> Result<
     Ok(())
 }
 
-/// The lanes that run `(active, helper)` after the guard and `.NODEP`.
-fn lanes(regs: &RegFile, guard: Option<Guard>, active: u8, helper: u8, nodep: bool) -> (u8, u8) {
+/// The lanes that run `(active, helper)` after the guard.
+fn lanes(regs: &RegFile, guard: Option<Guard>, active: u8, helper: u8) -> (u8, u8) {
     let mut g = 0xf;
     if let Some(Guard { pred, negate }) = guard {
         g = 0;
@@ -483,13 +775,7 @@ fn lanes(regs: &RegFile, guard: Option<Guard>, active: u8, helper: u8, nodep: bo
             }
         }
     }
-    let helper = helper & g & 0xf;
-    let active = active & g & 0xf;
-    if nodep {
-        (active & !helper, 0)
-    } else {
-        (active, helper)
-    }
+    (active & g & 0xf, helper & g & 0xf)
 }
 
 /// Quad coordinates from Ra for every lane (inactive lanes' registers too:
@@ -521,19 +807,106 @@ fn handles(regs: &RegFile, pools: &Pools, source: TexSource, rb: u8) -> [Handle;
     }
 }
 
-/// Lane groups that share a key, each a lane mask within `run`.
-fn groups<K: PartialEq + Copy>(keys: [K; 4], run: u8) -> Vec<(K, u8)> {
-    let mut out: Vec<(K, u8)> = Vec::with_capacity(4);
-    for (lane, k) in keys.iter().enumerate() {
+/// The operand prologue every form shares: the lanes that run after the
+/// guard, the lanes that fetch and write (`.NODEP` drops the helpers:
+/// SEMANTICS.md §3, "killed lanes skip the fetch"; they still feed the
+/// live lanes' derivatives and count for the partial-quad rule), each
+/// lane's handle (`.B`: the register `src`,
+/// otherwise the constant bank), and a cursor over the parameter registers
+/// that follow the handle (Rb for the sampling forms, Ra for TXQ), which
+/// each form reads in its packing order with [`Prologue::take`].
+struct Prologue {
+    /// Active lanes, for the core's quad.
+    active: u8,
+    /// Helper lanes, for the core's quad.
+    helper: u8,
+    /// Lanes that fetch and get results written.
+    run: u8,
+    handles: [Handle; 4],
+    next: usize,
+}
+
+impl Prologue {
+    /// `None` when no lane runs.
+    fn new(
+        regs: &RegFile,
+        pools: &Pools,
+        guard: Option<Guard>,
+        nodep: bool,
+        source: TexSource,
+        src: u8,
+        (active, helper): (u8, u8),
+    ) -> Option<Prologue> {
+        let (active, helper) = lanes(regs, guard, active, helper);
+        let run = if nodep {
+            active & !helper
+        } else {
+            active | helper
+        };
+        if run == 0 {
+            return None;
+        }
+        let bindless = matches!(source, TexSource::Bindless);
+        Some(Prologue {
+            active,
+            helper,
+            run,
+            handles: handles(regs, pools, source, src),
+            next: src as usize + bindless as usize,
+        })
+    }
+
+    /// The next parameter register's words per lane when `present`
+    /// (advancing the cursor: absent parameters compact upwards, seed 001);
+    /// zeros otherwise.
+    fn take(&mut self, regs: &RegFile, present: bool) -> [u32; 4] {
+        if !present {
+            return [0; 4];
+        }
+        let w = lane_words(regs, self.next);
+        self.next += 1;
+        w
+    }
+}
+
+/// The quad one lane group runs as: the group's lanes keep their roles,
+/// and the other running lanes of the quad become helpers, so the implicit
+/// derivatives and the partial-quad rule see the whole quad (a per-lane
+/// handle or offset must not change another lane's LOD); their results
+/// are discarded by the caller, which reads only `mask`'s lanes.
+fn group_quad(coords: [[f32; 4]; 4], active: u8, helper: u8, mask: u8) -> Quad {
+    let run = active | helper;
+    Quad {
+        coords,
+        active: active & mask,
+        helper: (helper & mask) | (run & !mask),
+    }
+}
+
+/// Writes each running lane's words under `wmsk` and, if given, its `Ps`
+/// fault flag.
+fn finish(
+    regs: &mut RegFile,
+    run: u8,
+    rd: u8,
+    wmsk: u8,
+    ps: Option<u8>,
+    result: &[([u32; 4], bool); 4],
+) {
+    for (lane, (words, fault)) in result.iter().enumerate() {
         if run & (1 << lane) == 0 {
             continue;
         }
-        match out.iter_mut().find(|(g, _)| g == k) {
-            Some((_, m)) => *m |= 1 << lane,
-            None => out.push((*k, 1 << lane)),
+        write_back(regs, lane, rd, *words, wmsk);
+        if let Some(p) = ps {
+            regs.set_pred(lane, p, *fault);
         }
     }
-    out
+}
+
+/// One register word per lane.
+fn lane_words(regs: &RegFile, r: usize) -> [u32; 4] {
+    [0, 1, 2, 3].map(|lane| regs.get(lane, r))
 }
 
 /// Writes one lane's result words to Rd..Rd+3 under `wmsk`.
@@ -587,26 +960,25 @@ impl Tld4 {
         helper: u8,
     ) -> Result<(), IsaError> {
         self.validate()?;
-        let (active, helper) = lanes(regs, self.guard, active, helper, self.nodep);
-        let run = active | helper;
-        if run == 0 {
+        let roles = (active, helper);
+        let Some(mut p) = Prologue::new(
+            regs,
+            pools,
+            self.guard,
+            self.nodep,
+            self.source,
+            self.rb,
+            roles,
+        ) else {
             return Ok(());
-        }
+        };
         let coords = coords(regs, self.ra, self.param_a);
-        let hs = handles(regs, pools, self.source, self.rb);
-        let mut rb = self.rb as usize + matches!(self.source, TexSource::Bindless) as usize;
-        let toff = [0, 1, 2, 3].map(|lane| (regs.get(lane, rb), regs.get(lane, rb + 1)));
-        rb += self.toff.regs();
-        let dref = self
-            .dc
-            .then(|| [0, 1, 2, 3].map(|lane| regs.get_f32(lane, rb)));
-        let keys = [0, 1, 2, 3].map(|lane| match self.toff {
-            Toff::None => (hs[lane], 0, 0),
-            Toff::Aoffi => (hs[lane], toff[lane].0, 0),
-            Toff::Ptp => (hs[lane], toff[lane].0, toff[lane].1),
-        });
+        let t0 = p.take(regs, self.toff != Toff::None);
+        let t1 = p.take(regs, self.toff == Toff::Ptp);
+        let dref = self.dc.then(|| p.take(regs, true).map(f32::from_bits));
+        let keys = [0, 1, 2, 3].map(|lane| (p.handles[lane], t0[lane], t1[lane]));
         let mut result = [([0u32; 4], false); 4];
-        for ((h, t0, t1), mask) in groups(keys, run) {
+        for ((h, t0, t1), mask) in groups(keys, p.run) {
             let Some((view, smp)) = pools.resolve(h) else {
                 continue;
             };
@@ -627,30 +999,11 @@ impl Tld4 {
                 dref,
                 ndv: self.ndv,
             };
-            let quad = Quad {
-                coords,
-                active: active & mask,
-                helper: helper & mask,
-            };
+            let quad = group_quad(coords, p.active, p.helper, mask);
             let r = gather(view, smp, &Profile::NV_SASS, &args, &quad);
-            let ps = r.predicate(&Profile::NV_SASS);
-            for (lane, out) in result.iter_mut().enumerate() {
-                if mask & (1 << lane) != 0 {
-                    if let Some(t) = r.texels[lane] {
-                        *out = (to_words(t, OutputType::Words), ps[lane]);
-                    }
-                }
-            }
+            collect(&mut result, mask, &r);
         }
-        for (lane, (words, fault)) in result.iter().enumerate() {
-            if run & (1 << lane) == 0 {
-                continue;
-            }
-            write_back(regs, lane, self.rd, *words, self.wmsk);
-            if let Some(p) = self.ps {
-                regs.set_pred(lane, p, *fault);
-            }
-        }
+        finish(regs, p.run, self.rd, self.wmsk, self.ps, &result);
         Ok(())
     }
 }
@@ -682,15 +1035,21 @@ impl TmmlLod {
         helper: u8,
     ) -> Result<(), IsaError> {
         self.validate()?;
-        let (active, helper) = lanes(regs, self.guard, active, helper, self.nodep);
-        let run = active | helper;
-        if run == 0 {
+        let roles = (active, helper);
+        let Some(p) = Prologue::new(
+            regs,
+            pools,
+            self.guard,
+            self.nodep,
+            self.source,
+            self.rb,
+            roles,
+        ) else {
             return Ok(());
-        }
+        };
         let coords = coords(regs, self.ra, self.param_a);
-        let hs = handles(regs, pools, self.source, self.rb);
         let mut result = [[0u32; 4]; 4];
-        for (h, mask) in groups(hs, run) {
+        for (h, mask) in groups(p.handles, p.run) {
             let Some((view, smp)) = pools.resolve(h) else {
                 continue;
             };
@@ -701,11 +1060,7 @@ impl TmmlLod {
                 ndv: self.ndv,
                 ..SampleArgs::default()
             };
-            let quad = Quad {
-                coords,
-                active: active & mask,
-                helper: helper & mask,
-            };
+            let quad = group_quad(coords, p.active, p.helper, mask);
             let r = query_lod(view, smp, &Profile::NV_SASS, &args, &quad);
             for (lane, out) in result.iter_mut().enumerate() {
                 if mask & (1 << lane) != 0 {
@@ -716,10 +1071,444 @@ impl TmmlLod {
             }
         }
         for (lane, words) in result.iter().enumerate() {
-            if run & (1 << lane) != 0 {
+            if p.run & (1 << lane) != 0 {
                 write_back(regs, lane, self.rd, *words, self.wmsk);
             }
         }
+        Ok(())
+    }
+}
+
+/// `.AOFFI` of TEX and TLD unpacked: `[u, v, w]` from 4-bit two's-complement
+/// fields at bits 3:0, 7:4 and 11:8, each -8..=7 (NAK `lower_tex` packs
+/// non-gather offsets with 4 bits per component; yuzu reads them so).
+pub const fn unpack_tex_aoffi(word: u32) -> [i32; 3] {
+    const fn s4(w: u32, sh: u32) -> i32 {
+        (((w >> sh) & 0xf) as i32) << 28 >> 28
+    }
+    [s4(word, 0), s4(word, 4), s4(word, 8)]
+}
+
+/// `.AOFFI` of TEX and TLD packed from `[u, v, w]` (the low 4 bits of each).
+pub const fn pack_tex_aoffi(o: [i32; 3]) -> u32 {
+    (((o[2] as u32) & 0xf) << 8) | (((o[1] as u32) & 0xf) << 4) | ((o[0] as u32) & 0xf)
+}
+
+/// The offset a paramA uses: components past its coordinates are zero.
+fn used_offset(word: u32, p: ParamA) -> [i32; 3] {
+    let mut o = unpack_tex_aoffi(word);
+    for v in o.iter_mut().skip(p.coords()) {
+        *v = 0;
+    }
+    o
+}
+
+impl Tex {
+    /// Registers read from Rb: handle, LOD/bias, AOFFI, reference.
+    pub const fn rb_count(&self) -> usize {
+        matches!(self.source, TexSource::Bindless) as usize
+            + self.lod.regs()
+            + self.aoffi as usize
+            + self.dc as usize
+    }
+
+    /// The operand rules: AOFFI is not supported with cube maps and depth
+    /// compare not with 3D textures (seed 000, TLD4 `.toff` and `.DC`,
+    /// which TEX shares); seed 001's alignment and RZ rules.
+    pub fn validate(&self) -> Result<(), IsaError> {
+        if self.param_a.is_cube() && self.aoffi {
+            return Err(IsaError::Unsupported("AOFFI with a cube paramA"));
+        }
+        if self.dc && self.param_a == ParamA::ThreeD {
+            return Err(IsaError::Unsupported("DC with a 3D paramA"));
+        }
+        check_regs(
+            self.rd,
+            self.wmsk,
+            self.ra,
+            self.param_a.ra_count(),
+            self.rb,
+            self.rb_count(),
+        )
+    }
+
+    /// Runs TEX on the [`crate::sample()`] core (see
+    /// [`Instruction::execute`]). Lanes whose handle or offset differ run as
+    /// separate groups, each with the quad's other lanes as helpers, so the
+    /// implicit LOD always comes from the whole quad.
+    pub fn execute(
+        &self,
+        regs: &mut RegFile,
+        pools: &Pools,
+        active: u8,
+        helper: u8,
+    ) -> Result<(), IsaError> {
+        self.validate()?;
+        let roles = (active, helper);
+        let Some(mut p) = Prologue::new(
+            regs,
+            pools,
+            self.guard,
+            self.nodep,
+            self.source,
+            self.rb,
+            roles,
+        ) else {
+            return Ok(());
+        };
+        let coords = coords(regs, self.ra, self.param_a);
+        let lod_word = p.take(regs, self.lod.regs() == 1).map(f32::from_bits);
+        let off = p.take(regs, self.aoffi);
+        let dref = self.dc.then(|| p.take(regs, true).map(f32::from_bits));
+        let lod = match self.lod {
+            TexLod::Auto => Lod::Implicit,
+            TexLod::Lz => Lod::Base,
+            TexLod::Lb | TexLod::Lba => Lod::Bias(lod_word),
+            TexLod::Ll | TexLod::Lla => Lod::Level(lod_word),
+        };
+        let keys = [0, 1, 2, 3].map(|lane| (p.handles[lane], off[lane]));
+        let mut result = [([0u32; 4], false); 4];
+        for ((h, o), mask) in groups(keys, p.run) {
+            let Some((view, smp)) = pools.resolve(h) else {
+                continue;
+            };
+            if !self.param_a.matches(view) {
+                continue;
+            }
+            let args = SampleArgs {
+                lod,
+                offset: used_offset(o, self.param_a),
+                dref,
+                ndv: self.ndv,
+                derivatives: None,
+            };
+            let quad = group_quad(coords, p.active, p.helper, mask);
+            let r = crate::sample(view, smp, &Profile::NV_SASS, &args, &quad);
+            collect(&mut result, mask, &r);
+        }
+        finish(regs, p.run, self.rd, self.wmsk, self.ps, &result);
+        Ok(())
+    }
+}
+
+/// Copies the lanes of `mask` from a core result: the texel's register
+/// words and the `Ps` fault flag.
+fn collect(result: &mut [([u32; 4], bool); 4], mask: u8, r: &QuadResult) {
+    let ps = r.predicate(&Profile::NV_SASS);
+    for (lane, out) in result.iter_mut().enumerate() {
+        if mask & (1 << lane) != 0 {
+            if let Some(t) = r.texels[lane] {
+                *out = (to_words(t, OutputType::Words), ps[lane]);
+            }
+        }
+    }
+}
+
+impl Tld {
+    /// Registers read from Rb: handle, sample index, level, AOFFI.
+    pub const fn rb_count(&self) -> usize {
+        matches!(self.source, TexSource::Bindless) as usize
+            + self.ms as usize
+            + matches!(self.lod, TldLod::Ll) as usize
+            + self.aoffi as usize
+    }
+
+    /// The operand rules (see [`Tld`]) and seed 001's alignment and RZ
+    /// rules.
+    pub fn validate(&self) -> Result<(), IsaError> {
+        if self.param_a.is_cube() {
+            return Err(IsaError::Unsupported(
+                "TLD takes 1D, 2D, 3D, ARRAY_1D or ARRAY_2D",
+            ));
+        }
+        if self.ms && self.param_a.dim() != Dim::Two {
+            return Err(IsaError::Unsupported("MS with a paramA other than 2D"));
+        }
+        if self.ms && self.lod == TldLod::Ll {
+            return Err(IsaError::Unsupported("MS with LL"));
+        }
+        check_regs(
+            self.rd,
+            self.wmsk,
+            self.ra,
+            self.param_a.ra_count(),
+            self.rb,
+            self.rb_count(),
+        )
+    }
+
+    /// Whether the view takes this fetch: a multisample header for `.MS`,
+    /// otherwise [`ParamA::matches`]; a mismatch returns zeros (seed 000).
+    fn matches(&self, view: &TextureHeader) -> bool {
+        if self.ms {
+            view.kind.is_multisample()
+        } else {
+            self.param_a.matches(view)
+        }
+    }
+
+    /// Runs TLD on the [`crate::fetch()`] core (see [`Instruction::execute`]).
+    pub fn execute(
+        &self,
+        regs: &mut RegFile,
+        pools: &Pools,
+        active: u8,
+        helper: u8,
+    ) -> Result<(), IsaError> {
+        self.validate()?;
+        let roles = (active, helper);
+        let Some(mut pro) = Prologue::new(
+            regs,
+            pools,
+            self.guard,
+            self.nodep,
+            self.source,
+            self.rb,
+            roles,
+        ) else {
+            return Ok(());
+        };
+        let p = self.param_a;
+        let ra = self.ra as usize;
+        let mut icoords = [[0i32; 4]; 4];
+        for (lane, c) in icoords.iter_mut().enumerate() {
+            let (layer, first) = if p.is_array() {
+                ((regs.get(lane, ra) & 0xffff) as i32, ra + 1)
+            } else {
+                (0, ra)
+            };
+            for (k, v) in c.iter_mut().take(p.coords()).enumerate() {
+                *v = regs.get(lane, first + k) as i32;
+            }
+            c[3] = layer;
+        }
+        let sample = pro.take(regs, self.ms).map(|w| w as i32);
+        let level = pro.take(regs, self.lod == TldLod::Ll).map(|w| w as i32);
+        let off = pro.take(regs, self.aoffi);
+        let keys = [0, 1, 2, 3].map(|lane| (pro.handles[lane], off[lane]));
+        let run = pro.run;
+        let mut result = [([0u32; 4], false); 4];
+        for ((h, o), mask) in groups(keys, run) {
+            // A fetch takes no sampler: only the header must be valid.
+            let Some(view) = pools.header(h) else {
+                continue;
+            };
+            if !self.matches(view) {
+                continue;
+            }
+            let args = FetchArgs {
+                icoords,
+                level,
+                sample,
+                offset: used_offset(o, p),
+            };
+            let r = fetch(view, &args, run & mask);
+            collect(&mut result, mask, &r);
+        }
+        finish(regs, run, self.rd, self.wmsk, self.ps, &result);
+        Ok(())
+    }
+}
+
+/// Vulkan's standard sample locations (`standardSampleLocations`, the
+/// D3D standard patterns) for 1, 2, 4, 8 and 16 samples, in pixel units.
+/// NVIDIA's `TEX_HEADER_SAMPLER_POS` format is undocumented; the emulator
+/// reports these as fp32 `[x, y]` (inferred).
+pub fn standard_sample_position(samples: u32, index: u32) -> Option<[f32; 2]> {
+    const S1: [[f32; 2]; 1] = [[0.5, 0.5]];
+    const S2: [[f32; 2]; 2] = [[0.75, 0.75], [0.25, 0.25]];
+    const S4: [[f32; 2]; 4] = [
+        [0.375, 0.125],
+        [0.875, 0.375],
+        [0.125, 0.625],
+        [0.625, 0.875],
+    ];
+    const S8: [[f32; 2]; 8] = [
+        [0.5625, 0.3125],
+        [0.4375, 0.6875],
+        [0.8125, 0.5625],
+        [0.3125, 0.1875],
+        [0.1875, 0.8125],
+        [0.0625, 0.4375],
+        [0.6875, 0.9375],
+        [0.9375, 0.0625],
+    ];
+    const S16: [[f32; 2]; 16] = [
+        [0.5625, 0.5625],
+        [0.4375, 0.3125],
+        [0.3125, 0.625],
+        [0.75, 0.4375],
+        [0.1875, 0.375],
+        [0.625, 0.8125],
+        [0.8125, 0.6875],
+        [0.6875, 0.1875],
+        [0.375, 0.875],
+        [0.5, 0.0625],
+        [0.25, 0.125],
+        [0.125, 0.75],
+        [0.0, 0.5],
+        [0.9375, 0.25],
+        [0.875, 0.9375],
+        [0.0625, 0.0],
+    ];
+    let table: &[[f32; 2]] = match samples {
+        1 => &S1,
+        2 => &S2,
+        4 => &S4,
+        8 => &S8,
+        16 => &S16,
+        _ => return None,
+    };
+    table.get(index as usize).copied()
+}
+
+/// A TSC fixed-point field: `v * 256` rounded to nearest even, clamped to
+/// `[lo, hi]`, as two's-complement bits in `mask`.
+fn tsc_fixed(v: f32, lo: i32, hi: i32, mask: u32) -> u32 {
+    let x = (v * 256.0).round_ties_even();
+    let x = if x.is_nan() {
+        0
+    } else {
+        (x as i32).clamp(lo, hi)
+    };
+    (x as u32) & mask
+}
+
+/// The words of a TXQ query on a valid header (and sampler, for the
+/// sampler queries; `None` when the query needs one and there is none).
+/// `operand` is the level (dimension) or sample index (sample position).
+/// Sampler encodings follow the TSC fields (SEMANTICS.md §2 "NVIDIA
+/// quantisation", §5): filters POINT 1 / LINEAR 2, mip filter NONE 1 /
+/// POINT 2 / LINEAR 3, min/max LOD U4.8, bias S5.8 (13 bits); that TXQ
+/// returns the raw TSC fields is inferred.
+pub fn txq_words(
+    mode: TxqMode,
+    view: &TextureHeader,
+    smp: Option<&SamplerHeader>,
+    operand: u32,
+    aniso: AnisoLevels,
+) -> Option<[u32; 4]> {
+    let filt = |f: Filter| match f {
+        Filter::Nearest => 1,
+        Filter::Linear => 2,
+    };
+    Some(match mode {
+        TxqMode::Dimension => crate::query::size(view, operand as i32),
+        TxqMode::TextureType => {
+            let ty = match view.kind {
+                TextureKind::D2Ms => HeaderType::TwoD.code(),
+                TextureKind::D2MsArray => HeaderType::TwoDArray.code(),
+                _ => view.header_type().map_or(0, HeaderType::code),
+            };
+            [ty, 0, crate::query::samples(view), 0]
+        }
+        TxqMode::SamplePosition => {
+            let n = view.texture.desc().samples;
+            match standard_sample_position(n, operand) {
+                Some([x, y]) if view.kind.is_multisample() => [x.to_bits(), y.to_bits(), 0, 0],
+                _ => [0; 4],
+            }
+        }
+        TxqMode::Filter => {
+            let s = smp?;
+            let mip = match s.mipmap_mode {
+                MipmapMode::None => 1,
+                MipmapMode::Nearest => 2,
+                MipmapMode::Linear => 3,
+            };
+            [
+                filt(s.mag_filter),
+                filt(s.min_filter),
+                mip,
+                aniso.quantize(s.max_anisotropy) as u32,
+            ]
+        }
+        TxqMode::Lod => {
+            let s = smp?;
+            [
+                tsc_fixed(s.min_lod, 0, 4095, 0xfff),
+                tsc_fixed(s.max_lod, 0, 4095, 0xfff),
+                tsc_fixed(s.mip_lod_bias, -4096, 4095, 0x1fff),
+                0,
+            ]
+        }
+        TxqMode::Wrap => {
+            let s = smp?;
+            let a = s.address.map(|m| m.tsc_code());
+            [a[0], a[1], a[2], 0]
+        }
+        TxqMode::BorderColor => {
+            let b = smp?.border_color;
+            match b {
+                BorderColor::IntTransparentBlack
+                | BorderColor::IntOpaqueBlack
+                | BorderColor::IntOpaqueWhite
+                | BorderColor::Int(_) => b.as_bits(),
+                BorderColor::FloatTransparentBlack
+                | BorderColor::FloatOpaqueBlack
+                | BorderColor::FloatOpaqueWhite
+                | BorderColor::Float(_) => b.as_f32().map(f32::to_bits),
+            }
+        }
+    })
+}
+
+impl Txq {
+    /// Registers read from Ra: the handle under `.B`, then the query's
+    /// operand.
+    pub const fn ra_count(&self) -> usize {
+        matches!(self.source, TexSource::Bindless) as usize + self.mode.has_operand() as usize
+    }
+
+    /// Seed 001's alignment and RZ rules for Rd and Ra.
+    pub fn validate(&self) -> Result<(), IsaError> {
+        check_regs(self.rd, self.wmsk, self.ra, self.ra_count(), RZ, 0)
+    }
+
+    /// Runs TXQ on the [`crate::query`] core (see [`Instruction::execute`]).
+    /// An invalid handle (or, for a sampler query, an invalid sampler)
+    /// gives zeros; header queries need only a valid header, as
+    /// `textureSize` takes no sampler.
+    pub fn execute(
+        &self,
+        regs: &mut RegFile,
+        pools: &Pools,
+        active: u8,
+        helper: u8,
+    ) -> Result<(), IsaError> {
+        self.validate()?;
+        let roles = (active, helper);
+        let Some(mut p) = Prologue::new(
+            regs,
+            pools,
+            self.guard,
+            self.nodep,
+            self.source,
+            self.ra,
+            roles,
+        ) else {
+            return Ok(());
+        };
+        let operands = p.take(regs, self.mode.has_operand());
+        let mut result = [([0u32; 4], false); 4];
+        for (lane, out) in result.iter_mut().enumerate() {
+            if p.run & (1 << lane) == 0 {
+                continue;
+            }
+            let (h, operand) = (p.handles[lane], operands[lane]);
+            let Some(view) = pools.header(h) else {
+                continue;
+            };
+            let words = txq_words(
+                self.mode,
+                view,
+                pools.sampler(h),
+                operand,
+                Profile::NV_SASS.aniso_levels,
+            );
+            out.0 = words.unwrap_or([0; 4]);
+        }
+        finish(regs, p.run, self.rd, self.wmsk, None, &result);
         Ok(())
     }
 }
@@ -792,31 +1581,40 @@ pub fn parse(text: &str) -> Result<Instruction, IsaError> {
     match op {
         "TLD4" => parse_tld4(guard, &mods, &ops).map(Instruction::Tld4),
         "TMML" => parse_tmml(guard, &mods, &ops).map(Instruction::TmmlLod),
-        _ => Err(perr(op, "TLD4 or TMML")),
+        "TEX" => parse_tex(guard, &mods, &ops).map(Instruction::Tex),
+        "TLD" => parse_tld(guard, &mods, &ops).map(Instruction::Tld),
+        "TXQ" => parse_txq(guard, &mods, &ops).map(Instruction::Txq),
+        _ => Err(perr(op, "TLD4, TMML, TEX, TLD or TXQ")),
     }
 }
 
 /// The operands after the destination predicate: `Rd, Ra{, Rb}, #ts |
-/// #tid, #smp, #paramA{, #wmsk}`.
-struct Operands {
+/// #tid, #smp, #key{, #wmsk}`, where the key is `#paramA` (or TXQ's query).
+struct Operands<K> {
     rd: u8,
     ra: u8,
     rb: u8,
+    /// Whether an Rb was written (TXQ takes none).
+    has_rb: bool,
     ts: u16,
-    param_a: ParamA,
+    key: K,
     wmsk: u8,
 }
 
-fn parse_operands(ops: &[&str]) -> Result<Operands, IsaError> {
+fn parse_operands<K>(
+    ops: &[&str],
+    key: fn(&str) -> Option<K>,
+    expected: &'static str,
+) -> Result<Operands<K>, IsaError> {
     let mut it = ops.iter().copied().peekable();
     let mut regs = Vec::new();
     while let Some(r) = it.peek().and_then(|t| parse_reg(t)) {
         regs.push(r);
         it.next();
     }
-    let (rd, ra, rb) = match regs[..] {
-        [rd, ra] => (rd, ra, RZ),
-        [rd, ra, rb] => (rd, ra, rb),
+    let (rd, ra, rb, has_rb) = match regs[..] {
+        [rd, ra] => (rd, ra, RZ, false),
+        [rd, ra, rb] => (rd, ra, rb, true),
         _ => {
             let tok = ops.get(regs.len()).copied().unwrap_or("");
             let tok = if regs.len() > 3 { ops[3] } else { tok };
@@ -825,7 +1623,7 @@ fn parse_operands(ops: &[&str]) -> Result<Operands, IsaError> {
     };
     let mut imms = Vec::new();
     while let Some(t) = it.peek().copied() {
-        if ParamA::from_name(t).is_some() {
+        if key(t).is_some() {
             break;
         }
         imms.push((
@@ -856,8 +1654,8 @@ fn parse_operands(ops: &[&str]) -> Result<Operands, IsaError> {
             return Err(perr(tok, "#tsPtrIdxU13 or #tidU08, #smpU05"));
         }
     };
-    let pa = it.next().unwrap_or("");
-    let param_a = ParamA::from_name(pa).ok_or_else(|| perr(pa, "#paramA"))?;
+    let k = it.next().unwrap_or("");
+    let key = key(k).ok_or_else(|| perr(k, expected))?;
     let wmsk = match it.next() {
         None => 0xf,
         Some(t) => match parse_imm(t) {
@@ -872,10 +1670,135 @@ fn parse_operands(ops: &[&str]) -> Result<Operands, IsaError> {
         rd,
         ra,
         rb,
+        has_rb,
         ts,
-        param_a,
+        key,
         wmsk,
     })
+}
+
+/// The optional leading `Ps` operand.
+fn split_ps<'a, 'b>(ops: &'a [&'b str]) -> Result<(Option<u8>, &'a [&'b str]), IsaError> {
+    Ok(match ops.split_first() {
+        Some((t, rest)) if t.starts_with('P') => (
+            Some(parse_pred(t).ok_or_else(|| perr(t, "a predicate Ps"))?),
+            rest,
+        ),
+        _ => (None, ops),
+    })
+}
+
+/// The texture source: `.B`, or the operands' `#tsPtrIdxU13`.
+fn source(bindless: bool, ts: u16) -> TexSource {
+    if bindless {
+        TexSource::Bindless
+    } else {
+        TexSource::Bound(ts)
+    }
+}
+
+fn parse_tex(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tex, IsaError> {
+    let (mut bindless, mut lod, mut aoffi, mut dc, mut ndv, mut nodep) =
+        (false, None, false, false, false, false);
+    for m in mods {
+        match *m {
+            "B" => bindless = true,
+            "LZ" | "LB" | "LL" | "LBA" | "LLA" if lod.is_some() => {
+                return Err(perr(m, "one LOD mode"))
+            }
+            "LZ" | "LB" | "LL" | "LBA" | "LLA" => lod = TexLod::from_name(m),
+            "AOFFI" => aoffi = true,
+            "DC" => dc = true,
+            "NDV" => ndv = true,
+            "NODEP" => nodep = true,
+            "T" | "P" => {}
+            _ => return Err(perr(m, "a TEX modifier")),
+        }
+    }
+    let (ps, ops) = split_ps(ops)?;
+    let o = parse_operands(ops, ParamA::from_name, "#paramA")?;
+    let i = Tex {
+        guard,
+        source: source(bindless, o.ts),
+        lod: lod.unwrap_or_default(),
+        aoffi,
+        dc,
+        ndv,
+        nodep,
+        ps,
+        rd: o.rd,
+        ra: o.ra,
+        rb: o.rb,
+        param_a: o.key,
+        wmsk: o.wmsk,
+    };
+    i.validate()?;
+    Ok(i)
+}
+
+fn parse_tld(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tld, IsaError> {
+    let (mut bindless, mut lod, mut aoffi, mut ms, mut nodep) = (false, None, false, false, false);
+    for m in mods {
+        match *m {
+            "B" => bindless = true,
+            "LZ" | "LL" if lod.is_some() => return Err(perr(m, "one of .LZ or .LL")),
+            "LZ" => lod = Some(TldLod::Lz),
+            "LL" => lod = Some(TldLod::Ll),
+            "AOFFI" => aoffi = true,
+            "MS" => ms = true,
+            "NODEP" => nodep = true,
+            "T" | "P" => {}
+            _ => return Err(perr(m, "a TLD modifier")),
+        }
+    }
+    let (ps, ops) = split_ps(ops)?;
+    let o = parse_operands(ops, ParamA::from_name, "#paramA")?;
+    let i = Tld {
+        guard,
+        source: source(bindless, o.ts),
+        lod: lod.unwrap_or_default(),
+        aoffi,
+        ms,
+        nodep,
+        ps,
+        rd: o.rd,
+        ra: o.ra,
+        rb: o.rb,
+        param_a: o.key,
+        wmsk: o.wmsk,
+    };
+    i.validate()?;
+    Ok(i)
+}
+
+fn parse_txq(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Txq, IsaError> {
+    let (mut bindless, mut nodep) = (false, false);
+    for m in mods {
+        match *m {
+            "B" => bindless = true,
+            "NODEP" => nodep = true,
+            "T" | "P" => {}
+            _ => return Err(perr(m, "a TXQ modifier")),
+        }
+    }
+    let o = parse_operands(ops, TxqMode::from_name, "a TXQ query")?;
+    if o.has_rb {
+        return Err(perr(
+            ops.get(2).copied().unwrap_or(""),
+            "TXQ takes Rd, Ra only",
+        ));
+    }
+    let i = Txq {
+        guard,
+        source: source(bindless, o.ts),
+        nodep,
+        rd: o.rd,
+        ra: o.ra,
+        mode: o.key,
+        wmsk: o.wmsk,
+    };
+    i.validate()?;
+    Ok(i)
 }
 
 fn parse_tld4(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tld4, IsaError> {
@@ -902,22 +1825,12 @@ fn parse_tld4(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tld4,
             _ => return Err(perr(m, "a TLD4 modifier")),
         }
     }
-    let (ps, ops) = match ops.split_first() {
-        Some((t, rest)) if t.starts_with('P') => (
-            Some(parse_pred(t).ok_or_else(|| perr(t, "a predicate Ps"))?),
-            rest,
-        ),
-        _ => (None, ops),
-    };
-    let o = parse_operands(ops)?;
+    let (ps, ops) = split_ps(ops)?;
+    let o = parse_operands(ops, ParamA::from_name, "#paramA")?;
     let i = Tld4 {
         guard,
         component,
-        source: if bindless {
-            TexSource::Bindless
-        } else {
-            TexSource::Bound(o.ts)
-        },
+        source: source(bindless, o.ts),
         toff,
         dc,
         ndv,
@@ -926,7 +1839,7 @@ fn parse_tld4(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tld4,
         rd: o.rd,
         ra: o.ra,
         rb: o.rb,
-        param_a: o.param_a,
+        param_a: o.key,
         wmsk: o.wmsk,
     };
     i.validate()?;
@@ -948,24 +1861,209 @@ fn parse_tmml(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<TmmlL
     if !lod {
         return Err(perr(mods.last().copied().unwrap_or("TMML"), ".LOD"));
     }
-    let o = parse_operands(ops)?;
+    let o = parse_operands(ops, ParamA::from_name, "#paramA")?;
     let i = TmmlLod {
         guard,
-        source: if bindless {
-            TexSource::Bindless
-        } else {
-            TexSource::Bound(o.ts)
-        },
+        source: source(bindless, o.ts),
         ndv,
         nodep,
         rd: o.rd,
         ra: o.ra,
         rb: o.rb,
-        param_a: o.param_a,
+        param_a: o.key,
         wmsk: o.wmsk,
     };
     i.validate()?;
     Ok(i)
+}
+
+// ---------------------------------------------------------------------------
+// Printing
+// ---------------------------------------------------------------------------
+
+impl ParamA {
+    /// The seeds' spelling, as [`ParamA::from_name`] parses it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            ParamA::OneD => "1D",
+            ParamA::TwoD => "2D",
+            ParamA::ThreeD => "3D",
+            ParamA::Cube => "CUBE",
+            ParamA::Array1D => "ARRAY_1D",
+            ParamA::Array2D => "ARRAY_2D",
+            ParamA::ArrayCube => "ARRAY_CUBE",
+        }
+    }
+}
+
+impl TxqMode {
+    /// nvdisasm's name, as [`TxqMode::from_name`] parses it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TxqMode::Dimension => "TEX_HEADER_DIMENSION",
+            TxqMode::TextureType => "TEX_HEADER_TEXTURE_TYPE",
+            TxqMode::SamplePosition => "TEX_HEADER_SAMPLER_POS",
+            TxqMode::Filter => "TEX_SAMPLER_FILTER",
+            TxqMode::Lod => "TEX_SAMPLER_LOD",
+            TxqMode::Wrap => "TEX_SAMPLER_WRAP",
+            TxqMode::BorderColor => "TEX_SAMPLER_BORDER_COLOR",
+        }
+    }
+}
+
+/// `R<n>` or `RZ`.
+struct Reg(u8);
+
+impl fmt::Display for Reg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == RZ {
+            f.write_str("RZ")
+        } else {
+            write!(f, "R{}", self.0)
+        }
+    }
+}
+
+/// Writes the parts every form shares: the guard before the mnemonic is
+/// the caller's; this writes `{Ps, }Rd, Ra{, Rb}, #ts, #key, #wmsk;`.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one writer for the operand list all five forms share"
+)]
+fn write_operands(
+    f: &mut fmt::Formatter<'_>,
+    ps: Option<u8>,
+    rd: u8,
+    ra: u8,
+    rb: u8,
+    source: TexSource,
+    key: &str,
+    wmsk: u8,
+) -> fmt::Result {
+    f.write_str(" ")?;
+    if let Some(p) = ps {
+        write!(f, "P{p}, ")?;
+    }
+    write!(f, "{}, {}, ", Reg(rd), Reg(ra))?;
+    if rb != RZ {
+        write!(f, "{}, ", Reg(rb))?;
+    }
+    // Under .B the immediate is ignored (seed 000); 0 stands for it.
+    let ts = match source {
+        TexSource::Bindless => 0,
+        TexSource::Bound(ts) => ts,
+    };
+    write!(f, "{ts:#x}, {key}, {wmsk:#x};")
+}
+
+fn write_guard(f: &mut fmt::Formatter<'_>, g: Option<Guard>) -> fmt::Result {
+    match g {
+        Some(Guard { pred, negate }) => {
+            let p = if pred >= PT {
+                "PT".to_string()
+            } else {
+                format!("P{pred}")
+            };
+            write!(f, "@{}{p} ", if negate { "!" } else { "" })
+        }
+        None => Ok(()),
+    }
+}
+
+/// The modifier text `.NAME` when `on`.
+fn flag(on: bool, name: &str) -> String {
+    if on {
+        format!(".{name}")
+    } else {
+        String::new()
+    }
+}
+
+/// Prints the text [`parse`] reads back to the same instruction (the
+/// `.phase` suffixes, which change nothing, are not kept; the Fermi
+/// `#tidU08, #smpU05` form prints as its `#tsPtrIdxU13`).
+impl fmt::Display for Instruction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let bindless = |s: TexSource| flag(matches!(s, TexSource::Bindless), "B");
+        match self {
+            Instruction::Tld4(i) => {
+                write_guard(f, i.guard)?;
+                let comp = ["R", "G", "B", "A"][usize::from(i.component & 3)];
+                let toff = match i.toff {
+                    Toff::None => "",
+                    Toff::Aoffi => ".AOFFI",
+                    Toff::Ptp => ".PTP",
+                };
+                write!(
+                    f,
+                    "TLD4.{comp}{}{toff}{}{}{}",
+                    bindless(i.source),
+                    flag(i.dc, "DC"),
+                    flag(i.ndv, "NDV"),
+                    flag(i.nodep, "NODEP")
+                )?;
+                let key = i.param_a.name();
+                write_operands(f, i.ps, i.rd, i.ra, i.rb, i.source, key, i.wmsk)
+            }
+            Instruction::TmmlLod(i) => {
+                write_guard(f, i.guard)?;
+                write!(
+                    f,
+                    "TMML{}.LOD{}{}",
+                    bindless(i.source),
+                    flag(i.ndv, "NDV"),
+                    flag(i.nodep, "NODEP")
+                )?;
+                let key = i.param_a.name();
+                write_operands(f, None, i.rd, i.ra, i.rb, i.source, key, i.wmsk)
+            }
+            Instruction::Tex(i) => {
+                write_guard(f, i.guard)?;
+                let lod = match i.lod {
+                    TexLod::Auto => "",
+                    TexLod::Lz => ".LZ",
+                    TexLod::Lb => ".LB",
+                    TexLod::Ll => ".LL",
+                    TexLod::Lba => ".LBA",
+                    TexLod::Lla => ".LLA",
+                };
+                write!(
+                    f,
+                    "TEX{}{lod}{}{}{}{}",
+                    bindless(i.source),
+                    flag(i.aoffi, "AOFFI"),
+                    flag(i.dc, "DC"),
+                    flag(i.ndv, "NDV"),
+                    flag(i.nodep, "NODEP")
+                )?;
+                let key = i.param_a.name();
+                write_operands(f, i.ps, i.rd, i.ra, i.rb, i.source, key, i.wmsk)
+            }
+            Instruction::Tld(i) => {
+                write_guard(f, i.guard)?;
+                let lod = match i.lod {
+                    TldLod::Lz => ".LZ",
+                    TldLod::Ll => ".LL",
+                };
+                write!(
+                    f,
+                    "TLD{}{lod}{}{}{}",
+                    bindless(i.source),
+                    flag(i.aoffi, "AOFFI"),
+                    flag(i.ms, "MS"),
+                    flag(i.nodep, "NODEP")
+                )?;
+                let key = i.param_a.name();
+                write_operands(f, i.ps, i.rd, i.ra, i.rb, i.source, key, i.wmsk)
+            }
+            Instruction::Txq(i) => {
+                write_guard(f, i.guard)?;
+                write!(f, "TXQ{}{}", bindless(i.source), flag(i.nodep, "NODEP"))?;
+                let key = i.mode.name();
+                write_operands(f, None, i.rd, i.ra, RZ, i.source, key, i.wmsk)
+            }
+        }
+    }
 }
 
 #[cfg(test)]
