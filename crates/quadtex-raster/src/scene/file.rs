@@ -175,6 +175,7 @@ pub(crate) struct ObjectFile {
     pub rotate: Option<[f32; 3]>,
     pub scale: Option<ScaleFile>,
     pub material: String,
+    pub inside_out: Option<bool>,
     pub cast_shadows: Option<bool>,
 }
 

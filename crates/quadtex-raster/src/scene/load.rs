@@ -713,11 +713,10 @@ fn material(
         Shader::Reflect => &[TextureKind::Cube],
         Shader::Terrain => &[TextureKind::D2Array],
         Shader::VolumeSlice => &[TextureKind::D3],
-        Shader::Unlit
-        | Shader::Lambert
-        | Shader::Shadowed
-        | Shader::MipHeatmap
-        | Shader::EdgeDetect => &[TextureKind::D2],
+        Shader::Unlit => &[TextureKind::D2, TextureKind::Cube],
+        Shader::Lambert | Shader::Shadowed | Shader::MipHeatmap | Shader::EdgeDetect => {
+            &[TextureKind::D2]
+        }
     };
     let needs_texture = !matches!(shader, Shader::Unlit | Shader::Lambert | Shader::Shadowed);
     match tex {
@@ -856,7 +855,8 @@ fn object(
             MeshSource::Obj(path)
         }
     };
-    let cache_key = format!("{source:?}");
+    let inside_out = o.inside_out.unwrap_or(false);
+    let cache_key = format!("{source:?} {inside_out}");
     let mesh = match meshes.get(&cache_key) {
         Some(m) => Arc::clone(m),
         None => {
@@ -875,6 +875,11 @@ fn object(
                 MeshSource::FullscreenQuad => Mesh::fullscreen_quad(),
                 MeshSource::Obj(p) => Mesh::load_obj(p, &k("file"))?,
             });
+            let m = if inside_out {
+                Arc::new(m.turned_inside_out())
+            } else {
+                m
+            };
             meshes.insert(cache_key, Arc::clone(&m));
             m
         }
@@ -907,6 +912,7 @@ fn object(
         mesh_source: source,
         transform,
         material: o.material.clone(),
+        inside_out,
         cast_shadows: o.cast_shadows.unwrap_or(true),
     })
 }

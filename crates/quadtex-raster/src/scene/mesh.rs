@@ -186,6 +186,19 @@ impl Mesh {
         Ok(m)
     }
 
+    /// The same mesh seen from inside: every triangle's winding reversed
+    /// and every normal negated.
+    pub fn turned_inside_out(&self) -> Mesh {
+        let mut m = self.clone();
+        for t in m.indices.chunks_exact_mut(3) {
+            t.swap(1, 2);
+        }
+        for n in &mut m.normals {
+            *n = -*n;
+        }
+        m
+    }
+
     /// Loads every model of an OBJ file into one mesh (triangulated, one
     /// index per vertex). Missing normals are computed (area-weighted
     /// smooth normals); missing UVs are zero. OBJ's `v` runs up, so it is

@@ -267,7 +267,9 @@ pub enum TextureSource {
 /// The built-in shaders a material can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shader {
-    /// `texture * color`, no lighting.
+    /// `texture * color`, no lighting. A cube `texture` is sampled along
+    /// the object-space position (a skybox: an inside-out cube around the
+    /// camera).
     Unlit,
     /// Diffuse lighting from every light plus ambient, `texture * color`.
     Lambert,
@@ -448,6 +450,9 @@ pub struct Object {
     pub transform: Transform,
     /// The material, by name (always defined in [`Scene::materials`]).
     pub material: String,
+    /// The mesh is turned inside out (faces and normals point inwards), as
+    /// for a skybox seen from within.
+    pub inside_out: bool,
     /// Drawn into shadow maps.
     pub cast_shadows: bool,
 }
