@@ -205,6 +205,10 @@ impl Mesh {
     /// flipped to this crate's top-down convention. `key` names the file in
     /// errors.
     pub fn load_obj(path: &Path, key: &str) -> Result<Mesh> {
+        #[allow(
+            clippy::needless_update,
+            reason = "tobj's `merging` and `reordering` features add fields; the update keeps this compiling if another crate turns them on"
+        )]
         let opts = tobj::LoadOptions {
             single_index: true,
             triangulate: true,
