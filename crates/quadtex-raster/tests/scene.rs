@@ -622,6 +622,10 @@ fn bad_values_name_their_key() {
             "[materials.m]\nshader = \"unlit\"\n[[objects]]\nmesh = \"torus\"\nmaterial = \"m\"\n",
             "objects[0].mesh",
         ),
+        (
+            "[materials.m]\nshader = \"unlit\"\n[[objects]]\nmesh = \"quad\"\nfullscreen = true\nscale = 2\nmaterial = \"m\"\n",
+            "objects[0].fullscreen",
+        ),
         ("[[lights]]\ndirection = [0, 0, 0]\n", "lights[0].direction"),
         ("[[lights]]\ndirection = [0, -1, 0]\nkind = \"spot\"\n", "lights[0].kind"),
     ];
@@ -657,4 +661,30 @@ fn garbage_input_is_an_error_not_a_panic() {
             assert!(r.is_err(), "{text:?} loaded");
         }
     }
+}
+
+#[test]
+fn shadow_projection_maps_the_covered_square_into_clip_space() {
+    let s = Scene::load(scenes_dir().join("shadows.toml")).unwrap();
+    let light = s.lights[0];
+    let m = light.shadow_view_projection().unwrap();
+    let e = light.shadow.unwrap().extent;
+    // The origin sits mid-depth in the middle of the map.
+    let o = m.project_point3(Vec3::ZERO);
+    assert!(
+        o.x.abs() < 1e-5 && o.y.abs() < 1e-5 && (o.z - 0.5).abs() < 1e-5,
+        "{o}"
+    );
+    // Moving along the light moves deeper.
+    let d = m.project_point3(light.direction);
+    assert!(d.z > o.z);
+    // A point at the edge of the covered square lands on the clip edge.
+    let side = light.direction.cross(Vec3::Y).normalize() * e;
+    let p = m.project_point3(side);
+    assert!(((p.x.abs().max(p.y.abs())) - 1.0).abs() < 1e-4, "{p}");
+    let no_shadow = quadtex_raster::scene::Light {
+        shadow: None,
+        ..light
+    };
+    assert!(no_shadow.shadow_view_projection().is_none());
 }

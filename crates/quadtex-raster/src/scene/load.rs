@@ -889,6 +889,14 @@ fn object(
         Some(ScaleFile::Uniform(s)) => Vec3::splat(finite(*s, &k("scale"))?),
         Some(ScaleFile::Axes(s)) => vec3(*s, &k("scale"))?,
     };
+    if source == MeshSource::FullscreenQuad
+        && (o.translate.is_some() || o.rotate.is_some() || o.scale.is_some())
+    {
+        return Err(invalid(
+            k("fullscreen"),
+            "a full-screen quad is in clip space: translate, rotate and scale do not apply",
+        ));
+    }
     if scale.cmpeq(Vec3::ZERO).any() {
         return Err(invalid(k("scale"), "has a zero factor"));
     }

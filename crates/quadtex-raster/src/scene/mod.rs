@@ -470,6 +470,26 @@ pub struct Light {
     pub shadow: Option<Shadow>,
 }
 
+impl Light {
+    /// World to the shadow map's clip space (depth 0..1, NDC Y up): an
+    /// orthographic view along [`Light::direction`] covering
+    /// `-extent..extent` around the world origin and `4 * extent` deep.
+    /// `None` when the light has no shadow.
+    pub fn shadow_view_projection(&self) -> Option<Mat4> {
+        let s = self.shadow?;
+        let e = s.extent;
+        let up = if self.direction.y.abs() > 0.99 {
+            Vec3::Z
+        } else {
+            Vec3::Y
+        };
+        let eye = -self.direction * (2.0 * e);
+        let view = glam::camera::rh::view::look_at_mat4(eye, Vec3::ZERO, up);
+        let proj = glam::camera::rh::proj::directx::orthographic(-e, e, -e, e, 0.0, 4.0 * e);
+        Some(proj * view)
+    }
+}
+
 /// How a shadow map is filtered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PcfMode {
