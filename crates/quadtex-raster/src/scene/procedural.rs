@@ -110,8 +110,9 @@ pub enum Procedural {
         /// Where it starts and ends.
         direction: GradientDirection,
     },
-    /// Fractal (fBm) lattice noise mapped from `colors[0]` (0) to
-    /// `colors[1]` (1). Array layers use seed `seed + layer`.
+    /// Fractal (fBm) lattice noise around 0.5, clamped to `0..1`, mapped
+    /// from `colors[0]` (0) to `colors[1]` (1). Array layers use seed
+    /// `seed + layer`.
     Noise {
         /// Value or Perlin.
         basis: NoiseBasis,
@@ -351,7 +352,10 @@ impl Procedural {
     }
 }
 
-/// Fractal sum of `octaves` noise octaves, normalised to `0..1`.
+/// Fractal sum of `octaves` noise octaves around 0.5, clamped to `0..1`.
+/// Dividing by the root of the summed squared weights (not their sum)
+/// keeps the contrast of one octave however many are added; Perlin noise
+/// (about -0.5..0.5 in practice) is doubled to match value noise's spread.
 fn fbm(basis: NoiseBasis, p: Vec3, octaves: u32, seed: u32) -> f32 {
     let mut sum = 0.0;
     let mut norm = 0.0;
@@ -361,16 +365,15 @@ fn fbm(basis: NoiseBasis, p: Vec3, octaves: u32, seed: u32) -> f32 {
         let q = p * freq;
         let s = seed.wrapping_add(o.wrapping_mul(0x9E37_79B9));
         let n = match basis {
-            NoiseBasis::Value => value_noise(q, s),
-            // Perlin noise is in about -1..1; map it to 0..1.
-            NoiseBasis::Perlin => perlin_noise(q, s) * 0.5 + 0.5,
+            NoiseBasis::Value => value_noise(q, s) - 0.5,
+            NoiseBasis::Perlin => perlin_noise(q, s),
         };
         sum += n * amp;
-        norm += amp;
+        norm += amp * amp;
         amp *= 0.5;
         freq *= 2.0;
     }
-    (sum / norm).clamp(0.0, 1.0)
+    (0.5 + sum / f32::sqrt(norm)).clamp(0.0, 1.0)
 }
 
 /// A well-mixed hash of a lattice point (murmur3's finaliser).
