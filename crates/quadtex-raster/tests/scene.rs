@@ -53,20 +53,21 @@ fn every_shipped_scene_loads() {
             names.push(path.file_stem().unwrap().to_string_lossy().into_owned());
         }
     }
-    names.sort();
-    assert_eq!(
-        names,
-        [
-            "arrays",
-            "checker_plane",
-            "cubemap",
-            "mip_levels",
-            "msaa",
-            "shadows",
-            "showcase",
-            "volume"
-        ]
-    );
+    for want in [
+        "arrays",
+        "checker_plane",
+        "cubemap",
+        "mip_levels",
+        "msaa",
+        "shadows",
+        "showcase",
+        "volume",
+    ] {
+        assert!(
+            names.iter().any(|n| n == want),
+            "scenes/{want}.toml is missing"
+        );
+    }
 }
 
 #[test]

@@ -527,13 +527,12 @@ fn procedural_texture(t: &TextureFile, key: &str) -> Result<SceneTexture> {
         mips: t.mips.unwrap_or(true),
         tints,
     };
-    let (_, mut header) = generator
+    let (_, header) = generator
         .build(&shape)
         .map_err(|source| SceneError::Texture {
             key: key.to_owned(),
             source,
         })?;
-    header.srgb_decode = true;
     Ok(SceneTexture {
         header,
         source: TextureSource::Procedural(generator),
