@@ -689,3 +689,25 @@ fn shadow_projection_maps_the_covered_square_into_clip_space() {
     };
     assert!(no_shadow.shadow_view_projection().is_none());
 }
+
+#[test]
+fn malformed_obj_files_are_errors_naming_key_and_path() {
+    let dir = std::env::temp_dir().join(format!("quadtex_scene_test_{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        ("index.obj", "v 0 0 0\nf 1 2 3\n"),
+        ("nan.obj", "v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n"),
+        ("empty.obj", "# nothing\n"),
+    ];
+    for (name, text) in cases {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let scene = format!(
+            "[materials.m]\nshader = \"unlit\"\n[[objects]]\nmesh = \"obj\"\nfile = \"{name}\"\nmaterial = \"m\"\n"
+        );
+        let e = Scene::from_toml_str(&scene, &dir).expect_err(name);
+        assert_eq!(e.key(), Some("objects[0].file"), "{name}: {e}");
+        assert!(e.to_string().contains(name), "{e}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

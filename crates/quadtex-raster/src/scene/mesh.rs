@@ -242,6 +242,9 @@ impl Mesh {
                     Vec2::ZERO
                 });
             }
+            if !t.positions.iter().all(|v| v.is_finite()) {
+                return Err(bad("a position is not finite"));
+            }
             if t.indices.len() % 3 != 0 {
                 return Err(bad("face indices are not whole triangles"));
             }
