@@ -711,3 +711,47 @@ fn malformed_obj_files_are_errors_naming_key_and_path() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn image_files_load_relative_to_the_scene_with_srgb_and_mips_as_asked() {
+    let dir = std::env::temp_dir().join(format!("quadtex_scene_png_{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("img")).unwrap();
+    let (src, _) = Procedural::Checker {
+        squares: 2,
+        colors: [RED, BLUE],
+    }
+    .build(&ProceduralShape {
+        mips: false,
+        ..shape(TextureKind::D2, 16)
+    })
+    .unwrap();
+    quadtex_format::io::save_png(&src, 0, 0, dir.join("img/c.png")).unwrap();
+    let s = Scene::from_toml_str(
+        r#"
+[textures.colour]
+file = "img/c.png"
+
+[textures.data]
+file = "img/c.png"
+srgb = false
+mips = false
+"#,
+        &dir,
+    )
+    .unwrap();
+    let colour = &s.texture("colour").unwrap().header;
+    assert_eq!(colour.texture.format(), TextureFormat::Rgba8Srgb);
+    assert_eq!(
+        colour.texture.desc().levels,
+        5,
+        "one-level files get a chain"
+    );
+    assert_near(texel(&colour.texture, 0, 0, 0, 0, 0), RED, 0.0);
+    assert_near(texel(&colour.texture, 0, 0, 8, 0, 0), BLUE, 0.0);
+    let data = s.texture("data").unwrap();
+    assert_eq!(data.header.texture.format(), TextureFormat::Rgba8Unorm);
+    assert_eq!(data.header.texture.desc().levels, 1);
+    assert!(!data.header.srgb_decode);
+    assert!(matches!(&data.source, TextureSource::File(p) if p.ends_with("img/c.png")));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
