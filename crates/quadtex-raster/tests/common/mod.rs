@@ -49,7 +49,11 @@ pub fn checker(size: u32) -> Arc<Texture> {
     for y in 0..size {
         for x in 0..size {
             let on = ((x / 8) + (y / 8)) % 2 == 0;
-            bytes.extend_from_slice(&if on { [230, 200, 40, 255] } else { [20, 60, 180, 255] });
+            bytes.extend_from_slice(&if on {
+                [230, 200, 40, 255]
+            } else {
+                [20, 60, 180, 255]
+            });
         }
     }
     let base = Texture::from_linear_bytes(desc, Layout::Linear, &bytes).unwrap();
