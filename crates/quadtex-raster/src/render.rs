@@ -344,12 +344,12 @@ fn render_tile(
                     let lx = qx + (lane as u32 & 1);
                     let ly = qy + (lane as u32 >> 1);
                     let base = ((ly - tile.y0) * tile.w + (lx - tile.x0)) as usize * ns;
-                    for s in 0..ns {
+                    for (s, &z) in zs[lane].iter().enumerate().take(ns) {
                         if m & (1 << s) == 0 {
                             continue;
                         }
                         if write_depth {
-                            tile.depth[base + s] = zs[lane][s];
+                            tile.depth[base + s] = z;
                         }
                         let dst = &mut tile.color[base + s];
                         *dst = state.blend.blend(out[lane], *dst);

@@ -293,9 +293,9 @@ fn shadow_map_darkens_exactly_the_shadowed_region() {
         let mut main = Frame::new(n, n);
         main.draw(DrawCall::new(Arc::new(ground.clone()), light, Arc::new(sh)));
         let out = r.render(&main).unwrap();
-        for i in 0..(n * n) as usize {
-            let c = out.color.data[i][0];
-            let want = if occluded[i] { 0.2 } else { 1.0 };
+        for (i, (px, &occ)) in out.color.data.iter().zip(&occluded).enumerate() {
+            let c = px[0];
+            let want = if occ { 0.2 } else { 1.0 };
             assert!(
                 (c - want).abs() < 1e-3,
                 "{filter:?} pixel {i}: {c} want {want}"
