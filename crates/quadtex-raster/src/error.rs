@@ -8,6 +8,10 @@ pub enum Error {
     /// The frame asks for a sample count other than 1, 4 or 8.
     #[error("unsupported sample count {0} (1, 4 or 8)")]
     Samples(u32),
+    /// The frame's targets would hold more than [`MAX_TARGET_SAMPLES`]
+    /// samples.
+    #[error("a {0} x {1} target with {2} samples is too large")]
+    TooLarge(u32, u32, u32),
     /// The worker pool could not be built.
     #[error("thread pool: {0}")]
     ThreadPool(String),
@@ -27,6 +31,10 @@ pub enum Error {
     #[error("i/o: {0}")]
     Io(String),
 }
+
+/// The most samples (width x height x samples) a frame's targets may hold:
+/// 2^28, 4 GiB of colour.
+pub const MAX_TARGET_SAMPLES: u64 = 1 << 28;
 
 /// `Result` with [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;

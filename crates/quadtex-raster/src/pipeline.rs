@@ -93,7 +93,8 @@ impl DepthFormat {
 pub struct DrawState {
     /// The depth test (`fragment op stored`), or `None` for no test.
     pub depth_test: Option<CompareOp>,
-    /// Write depth where the test passes.
+    /// Write depth where the test passes (only with a test: as in Vulkan,
+    /// disabling the depth test disables depth writes too).
     pub depth_write: bool,
     /// Face culling.
     pub cull: CullMode,

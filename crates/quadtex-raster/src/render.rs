@@ -24,6 +24,9 @@ use crate::target::{ColorTarget, DepthTarget};
 /// Tile size in pixels (square).
 pub const TILE: u32 = 64;
 
+/// The most samples per pixel.
+const MAX_SAMPLES: usize = 8;
+
 /// What [`Renderer::render`] returns.
 #[derive(Clone, Debug)]
 pub struct Rendered {
@@ -88,11 +91,16 @@ impl Renderer {
         self.threads
     }
 
-    /// Renders `frame`. Errors only for an unsupported sample count; bad
-    /// geometry (NaN, degenerate, out-of-range indices) is dropped.
+    /// Renders `frame`. Errors only for an unsupported sample count or a
+    /// target over [`MAX_TARGET_SAMPLES`](crate::error::MAX_TARGET_SAMPLES);
+    /// bad geometry (NaN or infinite positions, degenerate triangles,
+    /// out-of-range indices) is dropped, non-finite attributes read 0.
     pub fn render(&self, frame: &Frame) -> Result<Rendered> {
         let positions = sample_positions(frame.samples).ok_or(Error::Samples(frame.samples))?;
         let (w, h, s) = (frame.width, frame.height, frame.samples);
+        if w as u64 * h as u64 * s as u64 > crate::error::MAX_TARGET_SAMPLES {
+            return Err(Error::TooLarge(w, h, s));
+        }
         let clear_depth = frame.depth_format.quantize(frame.clear_depth);
         let mut color = ColorTarget::new(w, h, s, frame.clear_color);
         let mut depth = DepthTarget {
@@ -283,11 +291,25 @@ fn render_tile(
         let y0 = tri.bbox[1].max(tile.y0) & !1;
         let x1 = tri.bbox[2].min(tx1);
         let y1 = tri.bbox[3].min(ty1);
+        // Edge values of each (lane, sample) position relative to the
+        // quad's origin, once per triangle: a quad then costs three edge
+        // evaluations and adds.
+        let mut step = [[0i64; 4 * MAX_SAMPLES]; 3];
+        for lane in 0..4 {
+            let (lx, ly) = ((lane & 1) as i64 * SUB, (lane >> 1) as i64 * SUB);
+            for (s, &(ox, oy)) in offsets.iter().enumerate() {
+                for e in 0..3 {
+                    step[e][lane * ns + s] = tri.a[e] * (lx + ox) + tri.b[e] * (ly + oy);
+                }
+            }
+        }
         for qy in (y0..y1).step_by(2) {
             for qx in (x0..x1).step_by(2) {
+                let (bx, by) = (qx as i64 * SUB, qy as i64 * SUB);
+                let e0 = [0, 1, 2].map(|e| tri.a[e] * bx + tri.b[e] * by + tri.c[e]);
                 // Coverage and depth per lane and sample.
                 let mut smask = [0u8; 4];
-                let mut zs = [[0.0f32; 8]; 4];
+                let mut zs = [[0.0f32; MAX_SAMPLES]; 4];
                 for lane in 0..4 {
                     let lx = qx + (lane as u32 & 1);
                     let ly = qy + (lane as u32 >> 1);
@@ -296,13 +318,13 @@ fn render_tile(
                     }
                     let base = ((ly - tile.y0) * tile.w + (lx - tile.x0)) as usize * ns;
                     for (s, &(ox, oy)) in offsets.iter().enumerate() {
-                        let px = lx as i64 * SUB + ox;
-                        let py = ly as i64 * SUB + oy;
-                        let inside = (0..3).all(|e| tri.a[e] * px + tri.b[e] * py + tri.c[e] >= 0);
-                        if !inside {
+                        let k = lane * ns + s;
+                        if (e0[0] + step[0][k]) | (e0[1] + step[1][k]) | (e0[2] + step[2][k]) < 0 {
                             continue;
                         }
                         if let Some(op) = test {
+                            let px = lx as i64 * SUB + ox;
+                            let py = ly as i64 * SUB + oy;
                             let z = frame.depth_format.quantize(tri.z.at(
                                 px as f32 / SUB as f32 - tri.origin[0],
                                 py as f32 / SUB as f32 - tri.origin[1],

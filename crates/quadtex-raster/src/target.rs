@@ -162,6 +162,20 @@ fn encode_planes(
     let bpp = desc.format.block_bytes() as usize;
     let (w, h, s) = (width as usize, height as usize, samples as usize);
     let mut bytes = vec![0u8; w * h * s * bpp];
+    if desc.format == TextureFormat::Rgba32Float && aspect == Aspect::Color {
+        // The common resolve path: the bytes are the floats themselves.
+        for si in 0..s {
+            for i in 0..w * h {
+                let dst = (si * w * h + i) * 16;
+                if let Texel::Float(v) = texel(i * s + si) {
+                    for (c, x) in v.iter().enumerate() {
+                        bytes[dst + 4 * c..dst + 4 * c + 4].copy_from_slice(&x.to_le_bytes());
+                    }
+                }
+            }
+        }
+        return Ok(Texture::from_linear_bytes(desc, Layout::Linear, &bytes)?);
+    }
     for si in 0..s {
         for y in 0..h {
             for x in 0..w {

@@ -405,6 +405,7 @@ fn bad_input_does_not_panic() {
             .all(|c| c.iter().all(|v| v.is_finite())));
     }
     assert!(r.render(&Frame::new(4, 4).with_samples(3)).is_err());
+    assert!(r.render(&Frame::new(65536, 65536).with_samples(8)).is_err());
     assert!(Frame::new(0, 0).draws.is_empty());
 }
 
