@@ -298,8 +298,8 @@ fn render_tile(
         for lane in 0..4 {
             let (lx, ly) = ((lane & 1) as i64 * SUB, (lane >> 1) as i64 * SUB);
             for (s, &(ox, oy)) in offsets.iter().enumerate() {
-                for e in 0..3 {
-                    step[e][lane * ns + s] = tri.a[e] * (lx + ox) + tri.b[e] * (ly + oy);
+                for (e, row) in step.iter_mut().enumerate() {
+                    row[lane * ns + s] = tri.a[e] * (lx + ox) + tri.b[e] * (ly + oy);
                 }
             }
         }
