@@ -248,3 +248,26 @@ pub fn sample_positions(samples: u32) -> Option<&'static [[f32; 2]]> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn standard_sample_positions_in_sixteenths() {
+        let s4 = sample_positions(4).unwrap();
+        assert_eq!(s4[0], [6.0 / 16.0, 2.0 / 16.0]);
+        assert_eq!(s4[3], [10.0 / 16.0, 14.0 / 16.0]);
+        assert_eq!(sample_positions(8).unwrap()[7], [15.0 / 16.0, 1.0 / 16.0]);
+        assert!(sample_positions(2).is_none());
+    }
+
+    #[test]
+    fn blend_modes() {
+        let src = [1.0, 0.5, 0.0, 0.5];
+        let dst = [0.0, 0.5, 1.0, 1.0];
+        assert_eq!(BlendMode::Replace.blend(src, dst), src);
+        assert_eq!(BlendMode::Alpha.blend(src, dst), [0.5, 0.5, 0.5, 0.75]);
+        assert_eq!(BlendMode::Additive.blend(src, dst), [1.0, 1.0, 1.0, 1.5]);
+    }
+}

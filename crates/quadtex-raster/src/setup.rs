@@ -264,3 +264,115 @@ fn setup_tri(
         attrs,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use glam::{Mat4, Vec3};
+
+    use super::*;
+    use crate::mesh::Mesh;
+    use crate::shader::FragmentShader;
+
+    fn tris(positions: Vec<Vec3>, cull: CullMode) -> Vec<Tri> {
+        let n = positions.len() as u32;
+        let mesh = Mesh {
+            positions,
+            indices: (0..n).collect(),
+            ..Default::default()
+        };
+        let shader: Arc<dyn FragmentShader> =
+            Arc::new(|_: &mut crate::QuadCtx<'_>, _: &mut [[f32; 4]; 4]| {});
+        let mut draw = DrawCall::new(Arc::new(mesh), Mat4::IDENTITY, shader);
+        draw.state.cull = cull;
+        let mut out = Vec::new();
+        setup_draw(&draw, 0, 16, 16, &mut out);
+        out
+    }
+
+    fn inside(t: &Tri, x: i64, y: i64) -> bool {
+        (0..3).all(|e| t.a[e] * x + t.b[e] * y + t.c[e] >= 0)
+    }
+
+    #[test]
+    fn top_edges_own_their_samples_and_bottom_edges_do_not() {
+        // NDC y = 0 is screen row 8.0: a triangle with a horizontal edge on
+        // y = 8.0 (its top) and one with it as its bottom.
+        let below = &tris(
+            vec![
+                Vec3::new(-1.0, 0.0, 0.5),
+                Vec3::new(1.0, 0.0, 0.5),
+                Vec3::new(0.0, -1.0, 0.5),
+            ],
+            CullMode::None,
+        )[0];
+        let above = &tris(
+            vec![
+                Vec3::new(-1.0, 0.0, 0.5),
+                Vec3::new(1.0, 0.0, 0.5),
+                Vec3::new(0.0, 1.0, 0.5),
+            ],
+            CullMode::None,
+        )[0];
+        let (x, y) = (8 * SUB, 8 * SUB);
+        assert!(inside(below, x, y));
+        assert!(!inside(above, x, y));
+        assert!(inside(above, x, y - 1));
+    }
+
+    #[test]
+    fn near_clipping_splits_a_crossing_triangle_and_drops_one_behind() {
+        // One vertex in front of z = 0: one triangle; two in front: two.
+        let one = tris(
+            vec![
+                Vec3::new(-0.5, -0.5, -1.0),
+                Vec3::new(0.5, -0.5, 0.5),
+                Vec3::new(0.0, 0.5, -1.0),
+            ],
+            CullMode::None,
+        );
+        assert_eq!(one.len(), 1);
+        let two = tris(
+            vec![
+                Vec3::new(-0.5, -0.5, 0.5),
+                Vec3::new(0.5, -0.5, 0.5),
+                Vec3::new(0.0, 0.5, -1.0),
+            ],
+            CullMode::None,
+        );
+        assert_eq!(two.len(), 2);
+        let none = tris(
+            vec![
+                Vec3::new(-0.5, -0.5, -0.5),
+                Vec3::new(0.5, -0.5, -0.5),
+                Vec3::new(0.0, 0.5, -1.0),
+            ],
+            CullMode::None,
+        );
+        assert!(none.is_empty());
+        let nan = tris(
+            vec![
+                Vec3::NAN,
+                Vec3::new(0.5, -0.5, 0.5),
+                Vec3::new(0.0, 0.5, 0.5),
+            ],
+            CullMode::None,
+        );
+        assert!(nan.is_empty());
+    }
+
+    #[test]
+    fn back_faces_are_clockwise_in_ndc() {
+        let ccw = vec![
+            Vec3::new(-0.5, -0.5, 0.5),
+            Vec3::new(0.5, -0.5, 0.5),
+            Vec3::new(0.0, 0.5, 0.5),
+        ];
+        let cw: Vec<Vec3> = ccw.iter().rev().copied().collect();
+        assert!(tris(ccw.clone(), CullMode::Back)[0].front);
+        assert!(tris(cw.clone(), CullMode::Back).is_empty());
+        assert!(tris(ccw, CullMode::Front).is_empty());
+        assert!(!tris(cw, CullMode::Front)[0].front);
+    }
+}
