@@ -136,9 +136,17 @@ pub(crate) fn setup_draw(
                         next.extend_from_slice(cur);
                     }
                     if (dc >= 0.0) != (dn >= 0.0) {
-                        let s = dc / (dc - dn);
+                        // Always from the inside vertex, so an edge shared
+                        // by two triangles (walked in opposite directions)
+                        // is cut at bit-identical points: no cracks.
+                        let (from, to, df, dt) = if dc >= 0.0 {
+                            (cur, nxt, dc, dn)
+                        } else {
+                            (nxt, cur, dn, dc)
+                        };
+                        let s = df / (df - dt);
                         for k in 0..stride {
-                            next.push(cur[k] + (nxt[k] - cur[k]) * s);
+                            next.push(from[k] + (to[k] - from[k]) * s);
                         }
                     }
                 }

@@ -443,3 +443,45 @@ fn near_plane_clipping_keeps_the_visible_part() {
     let r = Renderer::new(1).unwrap().render(&frame).unwrap();
     assert_eq!(r.stats.quads, 0);
 }
+
+#[test]
+fn clipped_shared_edges_stay_watertight() {
+    // A ground grid of huge cells around the camera: its triangles cross
+    // the near plane and the guard band and share clipped edges. Every
+    // pixel is written at most once, and the ground has no holes.
+    let proj = glam::camera::rh::proj::directx::perspective(1.4, 1.0, 0.1, 1e6);
+    let view = glam::camera::rh::view::look_at_mat4(
+        Vec3::new(0.3, 0.7, 0.1),
+        Vec3::new(0.1, 0.2, -1.0),
+        Vec3::Y,
+    );
+    let mut mesh = Mesh::default();
+    let n = 6u32;
+    for j in 0..=n {
+        for i in 0..=n {
+            let f = |k: u32| -3e4 + 6e4 * k as f32 / n as f32 + 17.0 * (k % 2) as f32;
+            mesh.positions.push(Vec3::new(f(i), 0.0, f(j)));
+        }
+    }
+    for j in 0..n {
+        for i in 0..n {
+            let a = j * (n + 1) + i;
+            let (b, c, d) = (a + 1, a + n + 1, a + n + 2);
+            mesh.indices.extend_from_slice(&[a, c, b, b, c, d]);
+        }
+    }
+    let mut frame = Frame::new(64, 64);
+    frame.draw(
+        DrawCall::new(Arc::new(mesh), proj * view, solid([1.0, 0.0, 0.0, 0.0]))
+            .with_state(additive()),
+    );
+    let r = Renderer::new(1).unwrap().render(&frame).unwrap();
+    let counts: Vec<f32> = r.color.data.iter().map(|c| c[0]).collect();
+    let over = counts.iter().filter(|&&c| c > 1.0).count();
+    assert_eq!(over, 0, "pixels written twice");
+    for y in 40..64 {
+        for x in 0..64 {
+            assert_eq!(counts[y * 64 + x], 1.0, "({x}, {y})");
+        }
+    }
+}
