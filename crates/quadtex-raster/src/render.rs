@@ -91,8 +91,9 @@ impl Renderer {
         self.threads
     }
 
-    /// Renders `frame`. Errors only for an unsupported sample count or a
-    /// target over [`MAX_TARGET_SAMPLES`](crate::error::MAX_TARGET_SAMPLES);
+    /// Renders `frame`. Errors for an unsupported sample count, a target
+    /// over [`MAX_TARGET_SAMPLES`](crate::error::MAX_TARGET_SAMPLES) or a
+    /// shader binding that fails [`TextureBinding::validate`](crate::TextureBinding::validate);
     /// bad geometry (NaN or infinite positions, degenerate triangles,
     /// out-of-range indices) is dropped, non-finite attributes read 0.
     pub fn render(&self, frame: &Frame) -> Result<Rendered> {
@@ -110,6 +111,11 @@ impl Renderer {
             format: frame.depth_format,
             data: vec![clear_depth; w as usize * h as usize * s as usize],
         };
+        for d in &frame.draws {
+            for b in d.shader.bindings() {
+                b.validate()?;
+            }
+        }
         let mut stats = Stats::default();
         if w == 0 || h == 0 {
             return Ok(Rendered {

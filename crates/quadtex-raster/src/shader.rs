@@ -44,6 +44,18 @@ impl TextureBinding {
         TextureBinding { view, sampler }
     }
 
+    /// Checks the view and the sampler against each other (Vulkan rules,
+    /// through the sampler crate); multisample views, read only by
+    /// `fetch`, check the view alone. [`Renderer::render`](crate::Renderer::render)
+    /// runs this on every binding before drawing.
+    pub fn validate(&self) -> quadtex_sampler::Result<()> {
+        if self.view.kind.is_multisample() {
+            self.view.validate()
+        } else {
+            self.sampler.validate_with(&self.view)
+        }
+    }
+
     /// Texels one running lane of a `sample` reads, as [`TexStats::texels`]
     /// documents.
     fn sample_texels(&self) -> u64 {
@@ -72,8 +84,10 @@ impl TextureBinding {
 ///
 /// Object-safe; the renderer calls [`FragmentShader::shade`] once per quad
 /// that has at least one active lane. Plain closures
-/// `Fn(&mut QuadCtx, &mut [[f32; 4]; 4])` are shaders with no bindings;
-/// [`shader_fn`] adds bindings to one.
+/// `Fn(&mut QuadCtx, &mut [[f32; 4]; 4])` are shaders with no bindings
+/// (annotate the parameter types, `|q: &mut QuadCtx<'_>, out: &mut [[f32;
+/// 4]; 4]|`, when the closure is not passed straight to a function that
+/// names the bound); [`shader_fn`] adds bindings to one.
 pub trait FragmentShader: Send + Sync {
     /// The textures the shader reads, addressed by index in the
     /// [`QuadCtx`] operations.

@@ -406,6 +406,20 @@ fn bad_input_does_not_panic() {
     }
     assert!(r.render(&Frame::new(4, 4).with_samples(3)).is_err());
     assert!(r.render(&Frame::new(65536, 65536).with_samples(8)).is_err());
+    // A view past its texture's levels is refused before any sampling.
+    let mut view = quadtex_sampler::TextureHeader::new(checker(16));
+    view.base_level = 9;
+    let bad = Unlit::new(TextureBinding::with_view(view, SamplerHeader::default()));
+    let mut frame = Frame::new(8, 8);
+    frame.draw(DrawCall::new(
+        Arc::new(Mesh::rect(Vec2::splat(-1.0), Vec2::splat(1.0))),
+        Mat4::IDENTITY,
+        Arc::new(bad),
+    ));
+    assert!(matches!(
+        r.render(&frame),
+        Err(quadtex_raster::Error::Sampler(_))
+    ));
     assert!(Frame::new(0, 0).draws.is_empty());
 }
 
