@@ -1,0 +1,575 @@
+//! The built-in fragment shaders, by the names scene files use: [`Unlit`],
+//! [`Lambert`], [`Reflect`], [`Shadowed`], [`MipHeatmap`], [`EdgeDetect`],
+//! [`Terrain`], [`VolumeSlice`] and [`MsaaResolve`].
+//!
+//! Each takes its textures as [`TextureBinding`]s (a `TextureHeader` and a
+//! `SamplerHeader`) plus plain parameters in public fields, and reads the
+//! standard attribute layout ([`ATTR_UV`], [`ATTR_NORMAL`], [`ATTR_WORLD`])
+//! unless a field says otherwise. Colours are linear RGBA.
+
+use std::sync::Arc;
+
+use glam::{Mat4, Vec3, Vec4};
+use quadtex_format::Texture;
+use quadtex_sampler::{
+    AddressMode, BorderColor, CompareOp, FetchArgs, Filter, GatherArgs, Lod, SampleArgs,
+    SamplerHeader, TextureHeader,
+};
+
+use crate::mesh::{ATTR_NORMAL, ATTR_UV, ATTR_WORLD};
+use crate::shader::{texels_f32, FragmentShader, QuadCtx, TextureBinding};
+
+/// Reads attributes `k..k + 3` as one `Vec3` per lane.
+fn vec3s(q: &QuadCtx<'_>, k: usize) -> [Vec3; 4] {
+    let (x, y, z) = (q.attr(k), q.attr(k + 1), q.attr(k + 2));
+    std::array::from_fn(|l| Vec3::new(x[l], y[l], z[l]))
+}
+
+/// `texture(uv) * tint`.
+#[derive(Clone, Debug)]
+pub struct Unlit {
+    bindings: Vec<TextureBinding>,
+    /// Multiplies the texel.
+    pub tint: [f32; 4],
+    /// Attribute index of `u` (`v` follows).
+    pub uv: usize,
+}
+
+impl Unlit {
+    /// Unlit with `texture`, white tint, standard uv.
+    pub fn new(texture: TextureBinding) -> Unlit {
+        Unlit {
+            bindings: vec![texture],
+            tint: [1.0; 4],
+            uv: ATTR_UV,
+        }
+    }
+}
+
+impl FragmentShader for Unlit {
+    fn bindings(&self) -> &[TextureBinding] {
+        &self.bindings
+    }
+
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        let t = texels_f32(&q.sample(0, &SampleArgs::default(), q.coords2(self.uv)));
+        for l in 0..4 {
+            out[l] = std::array::from_fn(|c| t[l][c] * self.tint[c]);
+        }
+    }
+}
+
+/// `texture(uv) * (ambient + light * max(0, N . L))`: one directional
+/// light, alpha from the texture.
+#[derive(Clone, Debug)]
+pub struct Lambert {
+    bindings: Vec<TextureBinding>,
+    /// Direction towards the light (normalized on use).
+    pub light_dir: Vec3,
+    /// Light colour.
+    pub light_color: Vec3,
+    /// Ambient colour.
+    pub ambient: Vec3,
+    /// Attribute index of `u`.
+    pub uv: usize,
+    /// Attribute index of the normal's `x`.
+    pub normal: usize,
+}
+
+impl Lambert {
+    /// Lambert with `texture`, white light from `light_dir`, ambient 0.1.
+    pub fn new(texture: TextureBinding, light_dir: Vec3) -> Lambert {
+        Lambert {
+            bindings: vec![texture],
+            light_dir,
+            light_color: Vec3::ONE,
+            ambient: Vec3::splat(0.1),
+            uv: ATTR_UV,
+            normal: ATTR_NORMAL,
+        }
+    }
+}
+
+impl FragmentShader for Lambert {
+    fn bindings(&self) -> &[TextureBinding] {
+        &self.bindings
+    }
+
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        let t = texels_f32(&q.sample(0, &SampleArgs::default(), q.coords2(self.uv)));
+        let n = vec3s(q, self.normal);
+        let l = self.light_dir.normalize_or_zero();
+        for lane in 0..4 {
+            let d = n[lane].normalize_or_zero().dot(l).max(0.0);
+            let k = self.ambient + self.light_color * d;
+            out[lane] = [
+                t[lane][0] * k.x,
+                t[lane][1] * k.y,
+                t[lane][2] * k.z,
+                t[lane][3],
+            ];
+        }
+    }
+}
+
+/// Environment reflection: the cube map read in direction
+/// `reflect(normalize(world - camera), N)`, times `tint`.
+#[derive(Clone, Debug)]
+pub struct Reflect {
+    bindings: Vec<TextureBinding>,
+    /// The eye position in world space.
+    pub camera: Vec3,
+    /// Multiplies the reflection.
+    pub tint: [f32; 4],
+    /// Attribute index of the normal's `x`.
+    pub normal: usize,
+    /// Attribute index of the world position's `x`.
+    pub world: usize,
+}
+
+impl Reflect {
+    /// Reflect of `env` (a cube view) seen from `camera`.
+    pub fn new(env: TextureBinding, camera: Vec3) -> Reflect {
+        Reflect {
+            bindings: vec![env],
+            camera,
+            tint: [1.0; 4],
+            normal: ATTR_NORMAL,
+            world: ATTR_WORLD,
+        }
+    }
+}
+
+impl FragmentShader for Reflect {
+    fn bindings(&self) -> &[TextureBinding] {
+        &self.bindings
+    }
+
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        let n = vec3s(q, self.normal);
+        let p = vec3s(q, self.world);
+        let coords = std::array::from_fn(|l| {
+            let i = (p[l] - self.camera).normalize_or_zero();
+            let nn = n[l].normalize_or_zero();
+            let r = i - 2.0 * nn.dot(i) * nn;
+            [r.x, r.y, r.z, 0.0]
+        });
+        let t = texels_f32(&q.sample(0, &SampleArgs::default(), coords));
+        for l in 0..4 {
+            out[l] = std::array::from_fn(|c| t[l][c] * self.tint[c]);
+        }
+    }
+}
+
+/// How [`Shadowed`] filters its shadow map.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ShadowFilter {
+    /// `sample` with the compare sampler (bilinear PCF at level 0).
+    #[default]
+    SampleCompare,
+    /// `gather` with a depth reference (`.DC`): four compare results,
+    /// weighted bilinearly by the shader.
+    GatherCompare,
+}
+
+/// A shadow-mapped directional light: the base texture lit by
+/// `ambient + (1 - ambient) * visibility * max(0, N . L)`, where the
+/// visibility is the PCF of the light-space depth against the shadow map.
+///
+/// The shadow map is the depth target of a pass rendered with
+/// `light_view_proj` ([`DepthTarget::to_texture`](crate::DepthTarget::to_texture)).
+/// Light-space coordinates follow the renderer's conventions: `s = x * 0.5
+/// + 0.5`, `t = 0.5 - y * 0.5` (NDC y up, row 0 on top), reference `z - bias`,
+/// compare `LessOrEqual`; outside the map reads lit (opaque white border).
+#[derive(Clone, Debug)]
+pub struct Shadowed {
+    bindings: Vec<TextureBinding>,
+    /// World to the light's clip space: the shadow pass's transform.
+    pub light_view_proj: Mat4,
+    /// Direction towards the light.
+    pub light_dir: Vec3,
+    /// The share of light that reaches shadowed surfaces.
+    pub ambient: f32,
+    /// Subtracted from the light-space depth (acne).
+    pub bias: f32,
+    /// PCF through `sample` or `gather`.
+    pub filter: ShadowFilter,
+    /// Attribute index of `u`.
+    pub uv: usize,
+    /// Attribute index of the normal's `x`.
+    pub normal: usize,
+    /// Attribute index of the world position's `x`.
+    pub world: usize,
+}
+
+impl Shadowed {
+    /// The compare sampler the shadow map is read with.
+    pub fn shadow_sampler() -> SamplerHeader {
+        SamplerHeader {
+            mag_filter: Filter::Linear,
+            min_filter: Filter::Linear,
+            address: [AddressMode::ClampToBorder; 3],
+            border_color: BorderColor::FloatOpaqueWhite,
+            compare: Some(CompareOp::LessOrEqual),
+            ..Default::default()
+        }
+    }
+
+    /// Shadowed `base` with `shadow_map` (a depth texture) rendered with
+    /// `light_view_proj`; ambient 0.2, bias 0.002, PCF through `sample`.
+    pub fn new(
+        base: TextureBinding,
+        shadow_map: Arc<Texture>,
+        light_view_proj: Mat4,
+        light_dir: Vec3,
+    ) -> Shadowed {
+        Shadowed {
+            bindings: vec![
+                base,
+                TextureBinding::with_view(
+                    TextureHeader::new(shadow_map),
+                    Shadowed::shadow_sampler(),
+                ),
+            ],
+            light_view_proj,
+            light_dir,
+            ambient: 0.2,
+            bias: 0.002,
+            filter: ShadowFilter::SampleCompare,
+            uv: ATTR_UV,
+            normal: ATTR_NORMAL,
+            world: ATTR_WORLD,
+        }
+    }
+
+    /// Shadow visibility per lane (1 lit, 0 shadowed).
+    pub fn visibility(&self, q: &mut QuadCtx<'_>) -> [f32; 4] {
+        let p = vec3s(q, self.world);
+        let mut coords = [[0.0f32; 4]; 4];
+        let mut dref = [0.0f32; 4];
+        for l in 0..4 {
+            let c: Vec4 = self.light_view_proj * p[l].extend(1.0);
+            let ndc = c.truncate() / c.w;
+            coords[l] = [ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5, 0.0, 0.0];
+            dref[l] = ndc.z - self.bias;
+        }
+        match self.filter {
+            ShadowFilter::SampleCompare => {
+                let args = SampleArgs {
+                    lod: Lod::Base,
+                    dref: Some(dref),
+                    ..Default::default()
+                };
+                texels_f32(&q.sample(1, &args, coords)).map(|t| t[0])
+            }
+            ShadowFilter::GatherCompare => {
+                let (w, h) = q
+                    .binding(1)
+                    .map(|b| {
+                        let d = b.view.texture.desc();
+                        (d.width as f32, d.height as f32)
+                    })
+                    .unwrap_or((1.0, 1.0));
+                let args = GatherArgs {
+                    dref: Some(dref),
+                    ..Default::default()
+                };
+                let g = texels_f32(&q.gather(1, &args, coords));
+                std::array::from_fn(|l| {
+                    let u = coords[l][0] * w - 0.5;
+                    let v = coords[l][1] * h - 0.5;
+                    let (fx, fy) = (u - u.floor(), v - v.floor());
+                    // Gather order: [T(i0,j1), T(i1,j1), T(i1,j0), T(i0,j0)].
+                    let (t01, t11, t10, t00) = (g[l][0], g[l][1], g[l][2], g[l][3]);
+                    let top = t00 + (t10 - t00) * fx;
+                    let bottom = t01 + (t11 - t01) * fx;
+                    top + (bottom - top) * fy
+                })
+            }
+        }
+    }
+}
+
+impl FragmentShader for Shadowed {
+    fn bindings(&self) -> &[TextureBinding] {
+        &self.bindings
+    }
+
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        let base = texels_f32(&q.sample(0, &SampleArgs::default(), q.coords2(self.uv)));
+        let vis = self.visibility(q);
+        let n = vec3s(q, self.normal);
+        let ld = self.light_dir.normalize_or_zero();
+        for l in 0..4 {
+            let d = n[l].normalize_or_zero().dot(ld).max(0.0);
+            let k = self.ambient + (1.0 - self.ambient) * vis[l] * d;
+            out[l] = [base[l][0] * k, base[l][1] * k, base[l][2] * k, base[l][3]];
+        }
+    }
+}
+
+/// Colours each pixel by the mip level `sample` would access there
+/// (`query_lod`'s `accessed`): level 0 blue, 1 cyan, 2 green, 3 yellow,
+/// 4 red, 5 and up magenta, blended for fractional levels.
+#[derive(Clone, Debug)]
+pub struct MipHeatmap {
+    bindings: Vec<TextureBinding>,
+    /// Attribute index of `u`.
+    pub uv: usize,
+}
+
+/// The heat map's colours per level.
+const HEAT: [[f32; 3]; 6] = [
+    [0.0, 0.0, 1.0],
+    [0.0, 1.0, 1.0],
+    [0.0, 1.0, 0.0],
+    [1.0, 1.0, 0.0],
+    [1.0, 0.0, 0.0],
+    [1.0, 0.0, 1.0],
+];
+
+impl MipHeatmap {
+    /// The heat map of `texture`'s LOD.
+    pub fn new(texture: TextureBinding) -> MipHeatmap {
+        MipHeatmap {
+            bindings: vec![texture],
+            uv: ATTR_UV,
+        }
+    }
+
+    /// The heat colour of (fractional) level `level`.
+    pub fn color(level: f32) -> [f32; 4] {
+        let l = if level.is_finite() {
+            level.clamp(0.0, 5.0)
+        } else {
+            0.0
+        };
+        let i = (l.floor() as usize).min(4);
+        let f = (l - i as f32).clamp(0.0, 1.0);
+        let (a, b) = (HEAT[i], HEAT[i + 1]);
+        [
+            a[0] + (b[0] - a[0]) * f,
+            a[1] + (b[1] - a[1]) * f,
+            a[2] + (b[2] - a[2]) * f,
+            1.0,
+        ]
+    }
+}
+
+impl FragmentShader for MipHeatmap {
+    fn bindings(&self) -> &[TextureBinding] {
+        &self.bindings
+    }
+
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        let r = q.query_lod(0, &SampleArgs::default(), q.coords2(self.uv));
+        for l in 0..4 {
+            out[l] = MipHeatmap::color(r[l].map(|r| r.accessed).unwrap_or(0.0));
+        }
+    }
+}
+
+/// Edges from one gather: the spread (max - min) of one component over the
+/// bilinear footprint, times `scale`, as grey.
+#[derive(Clone, Debug)]
+pub struct EdgeDetect {
+    bindings: Vec<TextureBinding>,
+    /// The gathered component (0 = R .. 3 = A).
+    pub component: u8,
+    /// Multiplies the spread before clamping to [0, 1].
+    pub scale: f32,
+    /// Attribute index of `u`.
+    pub uv: usize,
+}
+
+impl EdgeDetect {
+    /// Edges of `texture`'s green component (a luma stand-in), scale 4.
+    pub fn new(texture: TextureBinding) -> EdgeDetect {
+        EdgeDetect {
+            bindings: vec![texture],
+            component: 1,
+            scale: 4.0,
+            uv: ATTR_UV,
+        }
+    }
+}
+
+impl FragmentShader for EdgeDetect {
+    fn bindings(&self) -> &[TextureBinding] {
+        &self.bindings
+    }
+
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        let args = GatherArgs {
+            component: self.component,
+            ..Default::default()
+        };
+        let g = texels_f32(&q.gather(0, &args, q.coords2(self.uv)));
+        for l in 0..4 {
+            let mx = g[l].iter().copied().fold(f32::MIN, f32::max);
+            let mn = g[l].iter().copied().fold(f32::MAX, f32::min);
+            let e = ((mx - mn) * self.scale).clamp(0.0, 1.0);
+            out[l] = [e, e, e, 1.0];
+        }
+    }
+}
+
+/// Terrain: a 2D array texture whose layer follows height. The height
+/// attribute maps `[min_height, max_height]` onto layers `0 ..= n - 1`;
+/// between two layers the shader blends them.
+#[derive(Clone, Debug)]
+pub struct Terrain {
+    bindings: Vec<TextureBinding>,
+    /// Height of layer 0.
+    pub min_height: f32,
+    /// Height of the last layer.
+    pub max_height: f32,
+    /// Multiplies the uvs (tiling).
+    pub uv_scale: f32,
+    /// Attribute index of `u`.
+    pub uv: usize,
+    /// Attribute index of the height (default: world `y`).
+    pub height: usize,
+}
+
+impl Terrain {
+    /// Terrain over `layers` (a 2D array view) between the two heights.
+    pub fn new(layers: TextureBinding, min_height: f32, max_height: f32) -> Terrain {
+        Terrain {
+            bindings: vec![layers],
+            min_height,
+            max_height,
+            uv_scale: 1.0,
+            uv: ATTR_UV,
+            height: ATTR_WORLD + 1,
+        }
+    }
+}
+
+impl FragmentShader for Terrain {
+    fn bindings(&self) -> &[TextureBinding] {
+        &self.bindings
+    }
+
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        let n = q.binding(0).map_or(1, |b| b.view.layer_count.max(1)) as f32;
+        let h = q.attr(self.height);
+        let span = self.max_height - self.min_height;
+        let mut lo = [0.0f32; 4];
+        let mut f = [0.0f32; 4];
+        for l in 0..4 {
+            let t = if span != 0.0 {
+                (h[l] - self.min_height) / span
+            } else {
+                0.0
+            };
+            let x = if t.is_finite() {
+                t.clamp(0.0, 1.0) * (n - 1.0)
+            } else {
+                0.0
+            };
+            lo[l] = x.floor();
+            f[l] = x - lo[l];
+        }
+        let (u, v) = (q.attr(self.uv), q.attr(self.uv + 1));
+        let c0 = std::array::from_fn(|l| [u[l] * self.uv_scale, v[l] * self.uv_scale, 0.0, lo[l]]);
+        let c1 = std::array::from_fn(|l| {
+            [
+                u[l] * self.uv_scale,
+                v[l] * self.uv_scale,
+                0.0,
+                (lo[l] + 1.0).min(n - 1.0),
+            ]
+        });
+        let a = texels_f32(&q.sample(0, &SampleArgs::default(), c0));
+        let b = texels_f32(&q.sample(0, &SampleArgs::default(), c1));
+        for l in 0..4 {
+            out[l] = std::array::from_fn(|c| a[l][c] + (b[l][c] - a[l][c]) * f[l]);
+        }
+    }
+}
+
+/// One slice of a 3D texture: `volume(u, v, r)` with `r = slice` or, when
+/// `r_attr` is set, that attribute.
+#[derive(Clone, Debug)]
+pub struct VolumeSlice {
+    bindings: Vec<TextureBinding>,
+    /// Normalized depth of the slice.
+    pub slice: f32,
+    /// Attribute giving `r` per pixel instead of `slice`.
+    pub r_attr: Option<usize>,
+    /// Attribute index of `u`.
+    pub uv: usize,
+}
+
+impl VolumeSlice {
+    /// Slice `slice` (0..1) of `volume` (a 3D view).
+    pub fn new(volume: TextureBinding, slice: f32) -> VolumeSlice {
+        VolumeSlice {
+            bindings: vec![volume],
+            slice,
+            r_attr: None,
+            uv: ATTR_UV,
+        }
+    }
+}
+
+impl FragmentShader for VolumeSlice {
+    fn bindings(&self) -> &[TextureBinding] {
+        &self.bindings
+    }
+
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        let r = self.r_attr.map_or([self.slice; 4], |k| q.attr(k));
+        let (u, v) = (q.attr(self.uv), q.attr(self.uv + 1));
+        let coords = std::array::from_fn(|l| [u[l], v[l], r[l], 0.0]);
+        *out = texels_f32(&q.sample(0, &SampleArgs::default(), coords));
+    }
+}
+
+/// The MSAA resolve: per pixel, `fetch` (`ld2dms`) of every sample of a 2D
+/// multisample texture, averaged. Drawn as a full-screen pass by
+/// [`Renderer::resolve`](crate::Renderer::resolve).
+#[derive(Clone, Debug)]
+pub struct MsaaResolve {
+    bindings: Vec<TextureBinding>,
+    samples: u32,
+}
+
+impl MsaaResolve {
+    /// The resolve of `texture` (2D multisample; a single-sampled 2D
+    /// texture resolves to itself).
+    pub fn new(texture: Arc<Texture>) -> MsaaResolve {
+        let samples = texture.desc().samples.max(1);
+        MsaaResolve {
+            bindings: vec![TextureBinding::new(texture, SamplerHeader::default())],
+            samples,
+        }
+    }
+}
+
+impl FragmentShader for MsaaResolve {
+    fn bindings(&self) -> &[TextureBinding] {
+        &self.bindings
+    }
+
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        let px = q.pixels();
+        let mut args = FetchArgs {
+            icoords: px.map(|[x, y]| [x, y, 0, 0]),
+            ..Default::default()
+        };
+        let mut sum = [[0.0f32; 4]; 4];
+        for s in 0..self.samples {
+            args.sample = [s as i32; 4];
+            let t = texels_f32(&q.fetch(0, &args));
+            for l in 0..4 {
+                for c in 0..4 {
+                    sum[l][c] += t[l][c];
+                }
+            }
+        }
+        let k = 1.0 / self.samples as f32;
+        *out = sum.map(|v| v.map(|c| c * k));
+    }
+}

@@ -1,0 +1,392 @@
+//! The renderer: triangle setup, binning to 64x64 tiles, and tiles
+//! rasterized and shaded in parallel on a rayon pool, each tile owning its
+//! own colour and depth buffers (no shared buffer, no `unsafe`). Within a
+//! tile, triangles run in submission order, so any thread count gives the
+//! same bits.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use glam::{Mat4, Vec3};
+use quadtex_format::TextureFormat;
+use quadtex_sampler::Profile;
+use rayon::prelude::*;
+
+use crate::builtin::MsaaResolve;
+use crate::error::{Error, Result};
+use crate::mesh::Mesh;
+use crate::pipeline::{sample_positions, DrawCall, DrawState, Frame};
+use crate::setup::{setup_draw, Tri, SUB};
+use crate::shader::QuadCtx;
+use crate::stats::Stats;
+use crate::target::{ColorTarget, DepthTarget};
+
+/// Tile size in pixels (square).
+pub const TILE: u32 = 64;
+
+/// The most samples per pixel.
+const MAX_SAMPLES: usize = 8;
+
+/// What [`Renderer::render`] returns.
+#[derive(Clone, Debug)]
+pub struct Rendered {
+    /// The colour target (multisampled when the frame is).
+    pub color: ColorTarget,
+    /// The depth target.
+    pub depth: DepthTarget,
+    /// Counts and stage times.
+    pub stats: Stats,
+}
+
+/// Renders frames on its own thread pool.
+pub struct Renderer {
+    pool: rayon::ThreadPool,
+    threads: usize,
+    profile: Profile,
+}
+
+impl std::fmt::Debug for Renderer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Renderer")
+            .field("threads", &self.threads)
+            .finish()
+    }
+}
+
+/// One tile's owned slice of the targets and its counts.
+struct TileBuf {
+    x0: u32,
+    y0: u32,
+    w: u32,
+    h: u32,
+    color: Vec<[f32; 4]>,
+    depth: Vec<f32>,
+    stats: Stats,
+}
+
+impl Renderer {
+    /// A renderer on `threads` worker threads (0 means rayon's default:
+    /// one per core), sampling with the Vulkan profile.
+    pub fn new(threads: usize) -> Result<Renderer> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .map_err(|e| Error::ThreadPool(e.to_string()))?;
+        let threads = pool.current_num_threads();
+        Ok(Renderer {
+            pool,
+            threads,
+            profile: Profile::VULKAN,
+        })
+    }
+
+    /// This renderer with texture `profile` for every shader.
+    pub fn with_profile(mut self, profile: Profile) -> Renderer {
+        self.profile = profile;
+        self
+    }
+
+    /// Worker threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Renders `frame`. Errors for an unsupported sample count, a target
+    /// over [`MAX_TARGET_SAMPLES`](crate::error::MAX_TARGET_SAMPLES) or a
+    /// shader binding that fails [`TextureBinding::validate`](crate::TextureBinding::validate);
+    /// bad geometry (NaN or infinite positions, degenerate triangles,
+    /// out-of-range indices) is dropped, non-finite attributes read 0.
+    pub fn render(&self, frame: &Frame) -> Result<Rendered> {
+        let positions = sample_positions(frame.samples).ok_or(Error::Samples(frame.samples))?;
+        let (w, h, s) = (frame.width, frame.height, frame.samples);
+        if w as u64 * h as u64 * s as u64 > crate::error::MAX_TARGET_SAMPLES {
+            return Err(Error::TooLarge(w, h, s));
+        }
+        let clear_depth = frame.depth_format.quantize(frame.clear_depth);
+        let mut color = ColorTarget::new(w, h, s, frame.clear_color);
+        let mut depth = DepthTarget {
+            width: w,
+            height: h,
+            samples: s,
+            format: frame.depth_format,
+            data: vec![clear_depth; w as usize * h as usize * s as usize],
+        };
+        for d in &frame.draws {
+            for b in d.shader.bindings() {
+                b.validate()?;
+            }
+        }
+        let mut stats = Stats::default();
+        if w == 0 || h == 0 {
+            return Ok(Rendered {
+                color,
+                depth,
+                stats,
+            });
+        }
+
+        let t0 = Instant::now();
+        let per_draw: Vec<Vec<Tri>> = self.pool.install(|| {
+            frame
+                .draws
+                .par_iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    let mut v = Vec::new();
+                    setup_draw(d, i, w, h, &mut v);
+                    v
+                })
+                .collect()
+        });
+        let tris: Vec<Tri> = per_draw.into_iter().flatten().collect();
+        let tiles_x = w.div_ceil(TILE);
+        let tiles_y = h.div_ceil(TILE);
+        let mut bins: Vec<Vec<u32>> = vec![Vec::new(); (tiles_x * tiles_y) as usize];
+        for (i, t) in tris.iter().enumerate() {
+            for ty in t.bbox[1] / TILE..=(t.bbox[3] - 1) / TILE {
+                for tx in t.bbox[0] / TILE..=(t.bbox[2] - 1) / TILE {
+                    bins[(ty * tiles_x + tx) as usize].push(i as u32);
+                }
+            }
+        }
+        stats.triangles = tris.len() as u64;
+        stats.binning = t0.elapsed();
+
+        let t1 = Instant::now();
+        let mut tiles: Vec<TileBuf> = (0..tiles_y)
+            .flat_map(|ty| (0..tiles_x).map(move |tx| (tx, ty)))
+            .map(|(tx, ty)| {
+                let (x0, y0) = (tx * TILE, ty * TILE);
+                let (tw, th) = (TILE.min(w - x0), TILE.min(h - y0));
+                let n = (tw * th * s) as usize;
+                TileBuf {
+                    x0,
+                    y0,
+                    w: tw,
+                    h: th,
+                    color: vec![frame.clear_color; n],
+                    depth: vec![clear_depth; n],
+                    stats: Stats::default(),
+                }
+            })
+            .collect();
+        let offsets: Vec<(i64, i64)> = positions
+            .iter()
+            .map(|p| ((p[0] * SUB as f32) as i64, (p[1] * SUB as f32) as i64))
+            .collect();
+        let profile = &self.profile;
+        self.pool.install(|| {
+            tiles
+                .par_iter_mut()
+                .zip(bins.par_iter())
+                .for_each(|(tile, bin)| {
+                    render_tile(frame, &tris, bin, tile, &offsets, profile);
+                })
+        });
+        stats.raster_shade = t1.elapsed();
+
+        let (wu, su) = (w as usize, s as usize);
+        for tile in &tiles {
+            stats += tile.stats;
+            let row = tile.w as usize * su;
+            for ly in 0..tile.h as usize {
+                let dst = ((tile.y0 as usize + ly) * wu + tile.x0 as usize) * su;
+                color.data[dst..dst + row].copy_from_slice(&tile.color[ly * row..(ly + 1) * row]);
+                depth.data[dst..dst + row].copy_from_slice(&tile.depth[ly * row..(ly + 1) * row]);
+            }
+        }
+        Ok(Rendered {
+            color,
+            depth,
+            stats,
+        })
+    }
+
+    /// The MSAA resolve: `color` becomes a 2D multisample
+    /// `R32G32B32A32_SFLOAT` texture, and a full-screen triangle with the
+    /// [`MsaaResolve`] shader fetches (`ld2dms`) every sample of each pixel
+    /// and averages them. A single-sampled target comes back as it is.
+    pub fn resolve(&self, color: &ColorTarget) -> Result<(ColorTarget, Stats)> {
+        if color.samples <= 1 || color.width == 0 || color.height == 0 {
+            return Ok((color.single_sample(), Stats::default()));
+        }
+        let t0 = Instant::now();
+        let tex = color.to_texture(TextureFormat::Rgba32Float)?;
+        let shader = MsaaResolve::new(Arc::new(tex));
+        let mut frame = Frame::new(color.width, color.height);
+        frame.draws.push(
+            DrawCall::new(
+                Arc::new(fullscreen_triangle()),
+                Mat4::IDENTITY,
+                Arc::new(shader),
+            )
+            .with_state(DrawState::OVERLAY),
+        );
+        let r = self.render(&frame)?;
+        let mut stats = r.stats.counts();
+        stats.resolve = t0.elapsed();
+        Ok((r.color, stats))
+    }
+
+    /// [`Renderer::render`], then [`Renderer::resolve`] of a multisampled
+    /// colour target; the stats add up both passes. The depth target keeps
+    /// its samples.
+    pub fn render_resolved(&self, frame: &Frame) -> Result<Rendered> {
+        let mut r = self.render(frame)?;
+        if r.color.samples > 1 {
+            let (c, s) = self.resolve(&r.color)?;
+            r.color = c;
+            r.stats += s;
+        }
+        Ok(r)
+    }
+}
+
+/// A triangle covering all of clip space's `[-1, 1]^2` at `z = 0`, no
+/// attributes: the full-screen pass.
+pub fn fullscreen_triangle() -> Mesh {
+    Mesh {
+        positions: vec![
+            Vec3::new(-1.0, -1.0, 0.0),
+            Vec3::new(3.0, -1.0, 0.0),
+            Vec3::new(-1.0, 3.0, 0.0),
+        ],
+        attribute_count: 0,
+        attributes: Vec::new(),
+        indices: vec![0, 1, 2],
+    }
+}
+
+/// Rasterizes and shades the triangles of `bin` (in order) into `tile`.
+fn render_tile(
+    frame: &Frame,
+    tris: &[Tri],
+    bin: &[u32],
+    tile: &mut TileBuf,
+    offsets: &[(i64, i64)],
+    profile: &Profile,
+) {
+    let ns = offsets.len();
+    let mut cur: Option<(usize, QuadCtx<'_>)> = None;
+    let mut out = [[0.0f32; 4]; 4];
+    let (tx1, ty1) = (tile.x0 + tile.w, tile.y0 + tile.h);
+    for &ti in bin {
+        let tri = &tris[ti as usize];
+        let Some(draw) = frame.draws.get(tri.draw) else {
+            continue;
+        };
+        if cur.as_ref().map(|c| c.0) != Some(tri.draw) {
+            if let Some((_, old)) = cur.take() {
+                tile.stats.tex += old.tex;
+            }
+            cur = Some((
+                tri.draw,
+                QuadCtx::new(draw.shader.bindings(), profile, tri.attrs.len()),
+            ));
+        }
+        let Some((_, q)) = cur.as_mut() else {
+            continue;
+        };
+        if q.attrs.len() != tri.attrs.len() {
+            q.attrs.resize(tri.attrs.len(), [0.0; 4]);
+        }
+        let state = draw.state;
+        let test = state.depth_test;
+        let write_depth = state.depth_write && test.is_some();
+        let x0 = tri.bbox[0].max(tile.x0) & !1;
+        let y0 = tri.bbox[1].max(tile.y0) & !1;
+        let x1 = tri.bbox[2].min(tx1);
+        let y1 = tri.bbox[3].min(ty1);
+        // Edge values of each (lane, sample) position relative to the
+        // quad's origin, once per triangle: a quad then costs three edge
+        // evaluations and adds.
+        let mut step = [[0i64; 4 * MAX_SAMPLES]; 3];
+        for lane in 0..4 {
+            let (lx, ly) = ((lane & 1) as i64 * SUB, (lane >> 1) as i64 * SUB);
+            for (s, &(ox, oy)) in offsets.iter().enumerate() {
+                for (e, row) in step.iter_mut().enumerate() {
+                    row[lane * ns + s] = tri.a[e] * (lx + ox) + tri.b[e] * (ly + oy);
+                }
+            }
+        }
+        for qy in (y0..y1).step_by(2) {
+            for qx in (x0..x1).step_by(2) {
+                let (bx, by) = (qx as i64 * SUB, qy as i64 * SUB);
+                let e0 = [0, 1, 2].map(|e| tri.a[e] * bx + tri.b[e] * by + tri.c[e]);
+                // Coverage and depth per lane and sample.
+                let mut smask = [0u8; 4];
+                let mut zs = [[0.0f32; MAX_SAMPLES]; 4];
+                for lane in 0..4 {
+                    let lx = qx + (lane as u32 & 1);
+                    let ly = qy + (lane as u32 >> 1);
+                    if lx >= tx1 || ly >= ty1 {
+                        continue;
+                    }
+                    let base = ((ly - tile.y0) * tile.w + (lx - tile.x0)) as usize * ns;
+                    for (s, &(ox, oy)) in offsets.iter().enumerate() {
+                        let k = lane * ns + s;
+                        if (e0[0] + step[0][k]) | (e0[1] + step[1][k]) | (e0[2] + step[2][k]) < 0 {
+                            continue;
+                        }
+                        if let Some(op) = test {
+                            let px = lx as i64 * SUB + ox;
+                            let py = ly as i64 * SUB + oy;
+                            let z = frame.depth_format.quantize(tri.z.at(
+                                px as f32 / SUB as f32 - tri.origin[0],
+                                py as f32 / SUB as f32 - tri.origin[1],
+                            ));
+                            if !op.test(z, tile.depth[base + s]) {
+                                continue;
+                            }
+                            zs[lane][s] = z;
+                        }
+                        smask[lane] |= 1 << s;
+                    }
+                }
+                let active = (0..4).fold(0u8, |m, l| if smask[l] != 0 { m | 1 << l } else { m });
+                if active == 0 {
+                    continue;
+                }
+                q.x = qx;
+                q.y = qy;
+                q.active = active;
+                q.helper = !active & 0xf;
+                q.front_facing = tri.front;
+                let dx: [f32; 4] =
+                    std::array::from_fn(|l| (qx + (l as u32 & 1)) as f32 + 0.5 - tri.origin[0]);
+                let dy: [f32; 4] =
+                    std::array::from_fn(|l| (qy + (l as u32 >> 1)) as f32 + 0.5 - tri.origin[1]);
+                let rcp: [f32; 4] = std::array::from_fn(|l| 1.0 / tri.inv_w.at(dx[l], dy[l]));
+                for (slot, p) in q.attrs.iter_mut().zip(tri.attrs.iter()) {
+                    *slot = std::array::from_fn(|l| p.at(dx[l], dy[l]) * rcp[l]);
+                }
+                draw.shader.shade(q, &mut out);
+                tile.stats.quads += 1;
+                tile.stats.active_lanes += u64::from(active.count_ones());
+                tile.stats.helper_lanes += u64::from(4 - active.count_ones());
+                for lane in 0..4 {
+                    let m = smask[lane];
+                    if m == 0 {
+                        continue;
+                    }
+                    let lx = qx + (lane as u32 & 1);
+                    let ly = qy + (lane as u32 >> 1);
+                    let base = ((ly - tile.y0) * tile.w + (lx - tile.x0)) as usize * ns;
+                    for (s, &z) in zs[lane].iter().enumerate().take(ns) {
+                        if m & (1 << s) == 0 {
+                            continue;
+                        }
+                        if write_depth {
+                            tile.depth[base + s] = z;
+                        }
+                        let dst = &mut tile.color[base + s];
+                        *dst = state.blend.blend(out[lane], *dst);
+                    }
+                }
+            }
+        }
+    }
+    if let Some((_, old)) = cur.take() {
+        tile.stats.tex += old.tex;
+    }
+}

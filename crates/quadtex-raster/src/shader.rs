@@ -1,0 +1,344 @@
+//! Fragment shaders: the [`FragmentShader`] trait (object-safe; closures
+//! implement it too), the [`QuadCtx`] a shader receives for each 2x2 quad,
+//! and [`TextureBinding`]s, the textures a shader reads.
+//!
+//! A shader runs once per quad (one virtual call), never per pixel. The
+//! context gives interpolated attributes as structure-of-arrays lanes (lane
+//! order 0 = (x, y), 1 = (x+1, y), 2 = (x, y+1), 3 = (x+1, y+1)), the
+//! active and helper masks, fine and coarse derivatives, and the sampler's
+//! operations on the shader's bindings. A [`QuadSampler`] per binding is
+//! built once per tile and draw, so its setup is cached across quads.
+
+use std::sync::Arc;
+
+use quadtex_format::TextureKind;
+use quadtex_format::{Texel, Texture};
+use quadtex_sampler::lod::LodResult;
+use quadtex_sampler::{
+    fetch, gather, query_lod, FetchArgs, Filter, GatherArgs, MipmapMode, Profile, Quad, QuadResult,
+    QuadSampler, SampleArgs, SamplerHeader, TextureHeader,
+};
+
+use crate::stats::TexStats;
+
+/// A texture view and the sampler that reads it.
+#[derive(Clone, Debug)]
+pub struct TextureBinding {
+    /// The view (holds the texture).
+    pub view: TextureHeader,
+    /// The sampler state.
+    pub sampler: SamplerHeader,
+}
+
+impl TextureBinding {
+    /// The whole texture with its own kind, read through `sampler`.
+    pub fn new(texture: Arc<Texture>, sampler: SamplerHeader) -> TextureBinding {
+        TextureBinding {
+            view: TextureHeader::new(texture),
+            sampler,
+        }
+    }
+
+    /// A binding of an explicit view.
+    pub fn with_view(view: TextureHeader, sampler: SamplerHeader) -> TextureBinding {
+        TextureBinding { view, sampler }
+    }
+
+    /// Checks the view and the sampler against each other (Vulkan rules,
+    /// through the sampler crate); multisample views, read only by
+    /// `fetch`, check the view alone. [`Renderer::render`](crate::Renderer::render)
+    /// runs this on every binding before drawing.
+    pub fn validate(&self) -> quadtex_sampler::Result<()> {
+        if self.view.kind.is_multisample() {
+            self.view.validate()
+        } else {
+            self.sampler.validate_with(&self.view)
+        }
+    }
+
+    /// Texels one running lane of a `sample` reads, as [`TexStats::texels`]
+    /// documents.
+    fn sample_texels(&self) -> u64 {
+        let dims = match self.view.kind {
+            TextureKind::D1 | TextureKind::D1Array => 2,
+            TextureKind::D3 => 8,
+            TextureKind::D2
+            | TextureKind::D2Array
+            | TextureKind::Cube
+            | TextureKind::CubeArray
+            | TextureKind::D2Ms
+            | TextureKind::D2MsArray => 4,
+        };
+        let s = &self.sampler;
+        let linear = s.min_filter == Filter::Linear || s.mag_filter == Filter::Linear;
+        let mut n: u64 = if linear { dims } else { 1 };
+        if s.mipmap_mode == MipmapMode::Linear && self.view.level_count > 1 {
+            n *= 2;
+        }
+        let aniso = s.max_anisotropy.clamp(1.0, 16.0) as u64;
+        n * aniso
+    }
+}
+
+/// A fragment shader: colours for the lanes of one quad.
+///
+/// Object-safe; the renderer calls [`FragmentShader::shade`] once per quad
+/// that has at least one active lane. Plain closures
+/// `Fn(&mut QuadCtx, &mut [[f32; 4]; 4])` are shaders with no bindings
+/// (annotate the parameter types, `|q: &mut QuadCtx<'_>, out: &mut [[f32;
+/// 4]; 4]|`, when the closure is not passed straight to a function that
+/// names the bound); [`shader_fn`] adds bindings to one.
+pub trait FragmentShader: Send + Sync {
+    /// The textures the shader reads, addressed by index in the
+    /// [`QuadCtx`] operations.
+    fn bindings(&self) -> &[TextureBinding] {
+        &[]
+    }
+
+    /// Writes `out[lane]` = linear RGBA for each lane. Lanes that are not
+    /// active (helpers) may be written; their results are discarded.
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]);
+}
+
+impl<F> FragmentShader for F
+where
+    F: Fn(&mut QuadCtx<'_>, &mut [[f32; 4]; 4]) + Send + Sync,
+{
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        self(q, out)
+    }
+}
+
+/// A closure with bindings; see [`shader_fn`].
+pub struct FnShader<F> {
+    bindings: Vec<TextureBinding>,
+    f: F,
+}
+
+impl<F> FragmentShader for FnShader<F>
+where
+    F: Fn(&mut QuadCtx<'_>, &mut [[f32; 4]; 4]) + Send + Sync,
+{
+    fn bindings(&self) -> &[TextureBinding] {
+        &self.bindings
+    }
+
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        (self.f)(q, out)
+    }
+}
+
+/// A closure shader reading `bindings` (index `i` in [`QuadCtx::sample`]
+/// and friends is `bindings[i]`).
+pub fn shader_fn<F>(bindings: Vec<TextureBinding>, f: F) -> Arc<dyn FragmentShader>
+where
+    F: Fn(&mut QuadCtx<'_>, &mut [[f32; 4]; 4]) + Send + Sync + 'static,
+{
+    Arc::new(FnShader { bindings, f })
+}
+
+/// What a shader sees of one 2x2 quad.
+///
+/// Built once per tile and draw and refilled per quad, so shading
+/// allocates nothing.
+pub struct QuadCtx<'a> {
+    pub(crate) x: u32,
+    pub(crate) y: u32,
+    pub(crate) active: u8,
+    pub(crate) helper: u8,
+    pub(crate) front_facing: bool,
+    pub(crate) attrs: Vec<[f32; 4]>,
+    bindings: &'a [TextureBinding],
+    samplers: Vec<QuadSampler<'a>>,
+    profile: &'a Profile,
+    pub(crate) tex: TexStats,
+}
+
+impl<'a> QuadCtx<'a> {
+    /// A context for `bindings` with `attrs` attributes.
+    pub(crate) fn new(
+        bindings: &'a [TextureBinding],
+        profile: &'a Profile,
+        attrs: usize,
+    ) -> QuadCtx<'a> {
+        QuadCtx {
+            x: 0,
+            y: 0,
+            active: 0,
+            helper: 0,
+            front_facing: true,
+            attrs: vec![[0.0; 4]; attrs],
+            bindings,
+            samplers: bindings
+                .iter()
+                .map(|b| QuadSampler::new(&b.view, &b.sampler, profile))
+                .collect(),
+            profile,
+            tex: TexStats::default(),
+        }
+    }
+
+    /// Pixel coordinates of lane 0 (both even).
+    pub fn origin(&self) -> (u32, u32) {
+        (self.x, self.y)
+    }
+
+    /// Pixel centres per lane: `(x + 0.5, y + 0.5)` as two SoA arrays.
+    pub fn frag_coord(&self) -> ([f32; 4], [f32; 4]) {
+        let x = self.x as f32 + 0.5;
+        let y = self.y as f32 + 0.5;
+        ([x, x + 1.0, x, x + 1.0], [y, y, y + 1.0, y + 1.0])
+    }
+
+    /// Integer pixel coordinates per lane.
+    pub fn pixels(&self) -> [[i32; 2]; 4] {
+        let (x, y) = (self.x as i32, self.y as i32);
+        [[x, y], [x + 1, y], [x, y + 1], [x + 1, y + 1]]
+    }
+
+    /// Lanes whose results are kept (bit i = lane i).
+    pub fn active(&self) -> u8 {
+        self.active
+    }
+
+    /// Helper lanes: they run so derivatives are right; results discarded.
+    pub fn helper(&self) -> u8 {
+        self.helper
+    }
+
+    /// Whether the triangle is front-facing (counter-clockwise in NDC).
+    pub fn front_facing(&self) -> bool {
+        self.front_facing
+    }
+
+    /// The quad's texture profile.
+    pub fn profile(&self) -> &Profile {
+        self.profile
+    }
+
+    /// Number of interpolated attributes.
+    pub fn attr_count(&self) -> usize {
+        self.attrs.len()
+    }
+
+    /// Attribute `k` per lane, interpolated perspective-correctly at the
+    /// pixel centres (helper lanes extrapolate the same planes). Zeros past
+    /// the end.
+    #[inline]
+    pub fn attr(&self, k: usize) -> [f32; 4] {
+        self.attrs.get(k).copied().unwrap_or([0.0; 4])
+    }
+
+    /// Fine `d/dx` of attribute `k`: `l1 - l0` for lanes 0 and 1, `l3 - l2`
+    /// for lanes 2 and 3.
+    pub fn ddx_fine(&self, k: usize) -> [f32; 4] {
+        let a = self.attr(k);
+        let top = a[1] - a[0];
+        let bottom = a[3] - a[2];
+        [top, top, bottom, bottom]
+    }
+
+    /// Fine `d/dy` of attribute `k`: `l2 - l0` for lanes 0 and 2, `l3 - l1`
+    /// for lanes 1 and 3.
+    pub fn ddy_fine(&self, k: usize) -> [f32; 4] {
+        let a = self.attr(k);
+        let left = a[2] - a[0];
+        let right = a[3] - a[1];
+        [left, right, left, right]
+    }
+
+    /// Coarse `d/dx` of attribute `k`: `l1 - l0` in every lane.
+    pub fn ddx_coarse(&self, k: usize) -> [f32; 4] {
+        let a = self.attr(k);
+        [a[1] - a[0]; 4]
+    }
+
+    /// Coarse `d/dy` of attribute `k`: `l2 - l0` in every lane.
+    pub fn ddy_coarse(&self, k: usize) -> [f32; 4] {
+        let a = self.attr(k);
+        [a[2] - a[0]; 4]
+    }
+
+    /// Per-lane coordinates `[s, t, 0, 0]` from attributes `s` and `s + 1`.
+    pub fn coords2(&self, s: usize) -> [[f32; 4]; 4] {
+        let (u, v) = (self.attr(s), self.attr(s + 1));
+        std::array::from_fn(|l| [u[l], v[l], 0.0, 0.0])
+    }
+
+    /// A [`Quad`] of `coords` with this quad's masks.
+    pub fn quad(&self, coords: [[f32; 4]; 4]) -> Quad {
+        Quad {
+            coords,
+            active: self.active,
+            helper: self.helper,
+        }
+    }
+
+    /// The shader's binding `b`, if it exists.
+    pub fn binding(&self, b: usize) -> Option<&'a TextureBinding> {
+        self.bindings.get(b)
+    }
+
+    fn running_lanes(&self) -> u64 {
+        u64::from((self.active | self.helper).count_ones())
+    }
+
+    /// `sample` on binding `b` at `coords` (see [`Quad::coords`]) through
+    /// the binding's cached [`QuadSampler`]. A missing binding gives
+    /// [`QuadResult::EMPTY`].
+    pub fn sample(&mut self, b: usize, args: &SampleArgs, coords: [[f32; 4]; 4]) -> QuadResult {
+        let quad = self.quad(coords);
+        let lanes = self.running_lanes();
+        let (Some(s), Some(binding)) = (self.samplers.get_mut(b), self.bindings.get(b)) else {
+            return QuadResult::EMPTY;
+        };
+        self.tex.sample += 1;
+        self.tex.texels += lanes * binding.sample_texels();
+        s.sample(args, &quad)
+    }
+
+    /// `gather` on binding `b` at `coords`. A missing binding gives
+    /// [`QuadResult::EMPTY`].
+    pub fn gather(&mut self, b: usize, args: &GatherArgs, coords: [[f32; 4]; 4]) -> QuadResult {
+        let quad = self.quad(coords);
+        let Some(binding) = self.bindings.get(b) else {
+            return QuadResult::EMPTY;
+        };
+        self.tex.gather += 1;
+        self.tex.texels += 4 * self.running_lanes();
+        gather(&binding.view, &binding.sampler, self.profile, args, &quad)
+    }
+
+    /// `query_lod` on binding `b` at `coords`. A missing binding gives no
+    /// lanes.
+    pub fn query_lod(
+        &mut self,
+        b: usize,
+        args: &SampleArgs,
+        coords: [[f32; 4]; 4],
+    ) -> [Option<LodResult>; 4] {
+        let quad = self.quad(coords);
+        let Some(binding) = self.bindings.get(b) else {
+            return [None; 4];
+        };
+        self.tex.query_lod += 1;
+        query_lod(&binding.view, &binding.sampler, self.profile, args, &quad)
+    }
+
+    /// `fetch` (`ld`, or `ld2dms` on a multisample view) on binding `b` for
+    /// the running lanes. A missing binding gives [`QuadResult::EMPTY`].
+    pub fn fetch(&mut self, b: usize, args: &FetchArgs) -> QuadResult {
+        let running = self.active | self.helper;
+        let Some(binding) = self.bindings.get(b) else {
+            return QuadResult::EMPTY;
+        };
+        self.tex.fetch += 1;
+        self.tex.texels += self.running_lanes();
+        fetch(&binding.view, args, running)
+    }
+}
+
+/// A quad result as float RGBA per lane; lanes that did not run read 0.
+pub fn texels_f32(r: &QuadResult) -> [[f32; 4]; 4] {
+    r.texels.map(|t| t.map(Texel::to_f32).unwrap_or([0.0; 4]))
+}

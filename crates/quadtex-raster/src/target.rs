@@ -1,0 +1,295 @@
+//! Render targets: the colour and depth buffers a frame produces, and their
+//! conversion to sampler-readable [`Texture`]s (render to texture, cube
+//! faces, multisample images) and to PNG.
+
+use glam::{Mat4, Vec3};
+use quadtex_format::texel::encode;
+use quadtex_format::{Aspect, Layout, Texel, Texture, TextureDesc, TextureFormat};
+
+use crate::error::{Error, Result};
+use crate::pipeline::DepthFormat;
+
+/// A colour target: linear RGBA f32 per sample, stored pixel after pixel
+/// (row-major), the samples of a pixel together.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColorTarget {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Samples per pixel.
+    pub samples: u32,
+    /// `width * height * samples` values, index `(y * width + x) * samples + s`.
+    pub data: Vec<[f32; 4]>,
+}
+
+impl ColorTarget {
+    /// A target filled with `clear`.
+    pub fn new(width: u32, height: u32, samples: u32, clear: [f32; 4]) -> ColorTarget {
+        let n = width as usize * height as usize * samples as usize;
+        ColorTarget {
+            width,
+            height,
+            samples,
+            data: vec![clear; n],
+        }
+    }
+
+    /// Sample `s` of pixel `(x, y)`, or `None` out of range.
+    pub fn sample(&self, x: u32, y: u32, s: u32) -> Option<[f32; 4]> {
+        if x >= self.width || y >= self.height || s >= self.samples {
+            return None;
+        }
+        let i =
+            (y as usize * self.width as usize + x as usize) * self.samples as usize + s as usize;
+        self.data.get(i).copied()
+    }
+
+    /// Sample 0 of pixel `(x, y)` (the pixel of a single-sampled target), or
+    /// `None` out of range.
+    pub fn pixel(&self, x: u32, y: u32) -> Option<[f32; 4]> {
+        self.sample(x, y, 0)
+    }
+
+    /// The target as a texture of `format` (an uncompressed colour format):
+    /// 2D with one level for one sample, 2D multisample otherwise. Values
+    /// are encoded by the format crate (sRGB formats take linear input).
+    pub fn to_texture(&self, format: TextureFormat) -> Result<Texture> {
+        let desc = if self.samples > 1 {
+            TextureDesc::d2_ms(format, self.width, self.height, self.samples)
+        } else {
+            TextureDesc::d2(format, self.width, self.height).with_levels(1)
+        };
+        encode_planes(
+            desc,
+            self.width,
+            self.height,
+            self.samples,
+            Aspect::Color,
+            |i| Texel::Float(self.data[i]),
+        )
+    }
+
+    /// Sample 0 of every pixel as an `R8G8B8A8_SRGB` PNG file's bytes.
+    pub fn encode_png(&self) -> Result<Vec<u8>> {
+        let single = self.single_sample();
+        let tex = single.to_texture(TextureFormat::Rgba8Srgb)?;
+        Ok(quadtex_format::io::encode_png(&tex, 0, 0, 0)?)
+    }
+
+    /// Writes [`ColorTarget::encode_png`] to `path`.
+    pub fn save_png(&self, path: impl AsRef<std::path::Path>) -> Result<()> {
+        let bytes = self.encode_png()?;
+        std::fs::write(path, bytes).map_err(|e| Error::Io(e.to_string()))
+    }
+
+    /// Sample 0 of every pixel, as a single-sampled target.
+    pub fn single_sample(&self) -> ColorTarget {
+        if self.samples <= 1 {
+            return self.clone();
+        }
+        let s = self.samples as usize;
+        ColorTarget {
+            width: self.width,
+            height: self.height,
+            samples: 1,
+            data: self.data.iter().step_by(s).copied().collect(),
+        }
+    }
+}
+
+/// A depth target: depth per sample, already rounded to its format, laid
+/// out as [`ColorTarget`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthTarget {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// Samples per pixel.
+    pub samples: u32,
+    /// The format the values are rounded to.
+    pub format: DepthFormat,
+    /// `width * height * samples` depths, index `(y * width + x) * samples + s`.
+    pub data: Vec<f32>,
+}
+
+impl DepthTarget {
+    /// Sample `s` of pixel `(x, y)`, or `None` out of range.
+    pub fn sample(&self, x: u32, y: u32, s: u32) -> Option<f32> {
+        if x >= self.width || y >= self.height || s >= self.samples {
+            return None;
+        }
+        let i =
+            (y as usize * self.width as usize + x as usize) * self.samples as usize + s as usize;
+        self.data.get(i).copied()
+    }
+
+    /// The target as a `D32_SFLOAT` or `X8_D24_UNORM_PACK32` texture (2D
+    /// with one level, or 2D multisample): a shadow map for compare
+    /// samplers and gathers.
+    pub fn to_texture(&self) -> Result<Texture> {
+        let format = self.format.texture_format();
+        let desc = if self.samples > 1 {
+            TextureDesc::d2_ms(format, self.width, self.height, self.samples)
+        } else {
+            TextureDesc::d2(format, self.width, self.height).with_levels(1)
+        };
+        encode_planes(
+            desc,
+            self.width,
+            self.height,
+            self.samples,
+            Aspect::Depth,
+            |i| Texel::Float([self.data[i], 0.0, 0.0, 0.0]),
+        )
+    }
+}
+
+/// Encodes `width x height x samples` texels (read by target index) into a
+/// texture of `desc`, in the format crate's linear order (sample planes).
+fn encode_planes(
+    desc: TextureDesc,
+    width: u32,
+    height: u32,
+    samples: u32,
+    aspect: Aspect,
+    texel: impl Fn(usize) -> Texel,
+) -> Result<Texture> {
+    if width == 0 || height == 0 {
+        return Err(Error::EmptyTarget);
+    }
+    let bpp = desc.format.block_bytes() as usize;
+    let (w, h, s) = (width as usize, height as usize, samples as usize);
+    let mut bytes = vec![0u8; w * h * s * bpp];
+    if desc.format == TextureFormat::Rgba32Float && aspect == Aspect::Color {
+        // The common resolve path: the bytes are the floats themselves.
+        for si in 0..s {
+            for i in 0..w * h {
+                let dst = (si * w * h + i) * 16;
+                if let Texel::Float(v) = texel(i * s + si) {
+                    for (c, x) in v.iter().enumerate() {
+                        bytes[dst + 4 * c..dst + 4 * c + 4].copy_from_slice(&x.to_le_bytes());
+                    }
+                }
+            }
+        }
+        return Ok(Texture::from_linear_bytes(desc, Layout::Linear, &bytes)?);
+    }
+    for si in 0..s {
+        for y in 0..h {
+            for x in 0..w {
+                let dst = ((si * h + y) * w + x) * bpp;
+                encode(
+                    desc.format,
+                    aspect,
+                    texel((y * w + x) * s + si),
+                    &mut bytes[dst..dst + bpp],
+                )?;
+            }
+        }
+    }
+    Ok(Texture::from_linear_bytes(desc, Layout::Linear, &bytes)?)
+}
+
+/// The view matrix that renders cube face `face` (0..6: +X, -X, +Y, -Y,
+/// +Z, -Z) seen from `eye`, so that pixel `(x, y)` of a square target lands
+/// where a cube lookup reads it (Vulkan "Cube Map Face Selection": `sc`,
+/// `tc` per face). Use with [`cube_face_projection`].
+///
+/// The face mapping is a mirror image, so it flips winding: cull with
+/// [`CullMode::Front`](crate::CullMode::Front) where the other passes cull
+/// back faces, or do not cull.
+pub fn cube_face_view(face: usize, eye: Vec3) -> Mat4 {
+    // Rows: view-space x = sc, y = -tc, z = -|ma|.
+    let (rx, ry, rz) = match face {
+        0 => (
+            Vec3::new(0.0, 0.0, -1.0),
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(-1.0, 0.0, 0.0),
+        ),
+        1 => (
+            Vec3::new(0.0, 0.0, 1.0),
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(1.0, 0.0, 0.0),
+        ),
+        2 => (
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 0.0, -1.0),
+            Vec3::new(0.0, -1.0, 0.0),
+        ),
+        3 => (
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 0.0, 1.0),
+            Vec3::new(0.0, 1.0, 0.0),
+        ),
+        4 => (
+            Vec3::new(1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(0.0, 0.0, -1.0),
+        ),
+        _ => (
+            Vec3::new(-1.0, 0.0, 0.0),
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(0.0, 0.0, 1.0),
+        ),
+    };
+    let rot = Mat4::from_cols(
+        rx.extend(0.0),
+        ry.extend(0.0),
+        rz.extend(0.0),
+        glam::Vec4::W,
+    )
+    .transpose();
+    rot * Mat4::from_translation(-eye)
+}
+
+/// The 90-degree square projection for cube faces.
+pub fn cube_face_projection(near: f32, far: f32) -> Mat4 {
+    glam::camera::rh::proj::directx::perspective(std::f32::consts::FRAC_PI_2, 1.0, near, far)
+}
+
+/// Six single-sampled square targets of one size (+X, -X, +Y, -Y, +Z, -Z,
+/// rendered with [`cube_face_view`]) as a cube texture of `format` with
+/// one level, or with the full mip chain when `mips` (generated by the
+/// format crate).
+pub fn cube_texture(faces: &[ColorTarget], format: TextureFormat, mips: bool) -> Result<Texture> {
+    let Some(first) = faces.first() else {
+        return Err(Error::BadCube);
+    };
+    let size = first.width;
+    if faces.len() != 6
+        || size == 0
+        || faces
+            .iter()
+            .any(|f| f.width != size || f.height != size || f.samples != 1)
+    {
+        return Err(Error::BadCube);
+    }
+    let desc = TextureDesc::cube(format, size);
+    let mut bytes = Vec::new();
+    let bpp = format.block_bytes() as usize;
+    for face in faces {
+        let mut plane = vec![0u8; face.data.len() * bpp];
+        for (i, c) in face.data.iter().enumerate() {
+            encode(
+                format,
+                Aspect::Color,
+                Texel::Float(*c),
+                &mut plane[i * bpp..(i + 1) * bpp],
+            )?;
+        }
+        bytes.extend_from_slice(&plane);
+    }
+    let mut tex = Texture::from_linear_bytes(desc.with_levels(1), Layout::Linear, &bytes)?;
+    if mips && desc.levels > 1 {
+        let mut full = Texture::new(desc, Layout::Linear)?;
+        for layer in 0..6 {
+            let b = tex.subresource_bytes(0, layer, 0).ok_or(Error::BadCube)?;
+            full.write_subresource_bytes(0, layer, 0, &b)?;
+        }
+        quadtex_format::mip::generate_mips(&mut full)?;
+        tex = full;
+    }
+    Ok(tex)
+}

@@ -1,0 +1,178 @@
+//! The built-in shaders on small scenes with known answers.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{one_texel, screen_mesh};
+use glam::{Mat4, Vec2, Vec3};
+use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat, TextureKind};
+use quadtex_raster::{
+    cube_texture, ColorTarget, DrawCall, EdgeDetect, Frame, Lambert, Mesh, Reflect, Renderer,
+    Terrain, TextureBinding, VolumeSlice,
+};
+use quadtex_sampler::{AddressMode, SamplerHeader};
+
+fn render(frame: &Frame) -> ColorTarget {
+    Renderer::new(2).unwrap().render(frame).unwrap().color
+}
+
+fn close(a: [f32; 4], b: [f32; 4], tol: f32) -> bool {
+    a.iter().zip(&b).all(|(x, y)| (x - y).abs() <= tol)
+}
+
+/// An orthographic camera on +Z looking at the unit square.
+fn front_camera() -> Mat4 {
+    glam::camera::rh::proj::directx::orthographic(-1.0, 1.0, -1.0, 1.0, 0.1, 10.0)
+        * glam::camera::rh::view::look_at_mat4(Vec3::new(0.0, 0.0, 2.0), Vec3::ZERO, Vec3::Y)
+}
+
+#[test]
+fn lambert_is_ambient_plus_n_dot_l() {
+    let white = TextureBinding::new(one_texel([255; 4]), SamplerHeader::default());
+    let l = Vec3::new(0.0, (60f32).to_radians().sin(), (60f32).to_radians().cos());
+    let sh = Lambert::new(white, l);
+    let mut frame = Frame::new(8, 8);
+    frame.draw(DrawCall::new(
+        Arc::new(Mesh::rect(Vec2::splat(-1.0), Vec2::splat(1.0))),
+        front_camera(),
+        Arc::new(sh),
+    ));
+    let c = render(&frame);
+    // 0.1 + cos(60 degrees).
+    assert!(
+        close(c.pixel(3, 4).unwrap(), [0.6, 0.6, 0.6, 1.0], 1e-5),
+        "{:?}",
+        c.pixel(3, 4)
+    );
+}
+
+#[test]
+fn reflect_reads_the_cube_face_behind_the_viewer() {
+    let colors = [
+        [1.0, 0.0, 0.0, 1.0],
+        [0.0, 1.0, 0.0, 1.0],
+        [0.0, 0.0, 1.0, 1.0],
+        [1.0, 1.0, 0.0, 1.0],
+        [0.0, 1.0, 1.0, 1.0],
+        [1.0, 0.0, 1.0, 1.0],
+    ];
+    let faces: Vec<ColorTarget> = colors
+        .iter()
+        .map(|&c| ColorTarget::new(4, 4, 1, c))
+        .collect();
+    let env = Arc::new(cube_texture(&faces, TextureFormat::Rgba8Unorm, true).unwrap());
+    let sh = Reflect::new(
+        TextureBinding::new(env, SamplerHeader::trilinear(AddressMode::ClampToEdge)),
+        Vec3::new(0.0, 0.0, 2.0),
+    );
+    let mut frame = Frame::new(8, 8);
+    frame.draw(DrawCall::new(
+        Arc::new(Mesh::rect(Vec2::splat(-1.0), Vec2::splat(1.0))),
+        front_camera(),
+        Arc::new(sh),
+    ));
+    let c = render(&frame);
+    // At the centre the view ray is -Z; its reflection off a +Z normal is +Z.
+    assert!(
+        close(c.pixel(4, 4).unwrap(), colors[4], 1e-6),
+        "{:?}",
+        c.pixel(4, 4)
+    );
+}
+
+#[test]
+fn edge_detect_marks_the_gather_footprints_that_straddle_an_edge() {
+    // Left half black, right half white; one texel per pixel.
+    let desc = TextureDesc::d2(TextureFormat::Rgba8Unorm, 8, 8).with_levels(1);
+    let bytes: Vec<u8> = (0..64)
+        .flat_map(|i| if i % 8 < 4 { [0, 0, 0, 255] } else { [255; 4] })
+        .collect();
+    let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Linear, &bytes).unwrap());
+    let smp = SamplerHeader {
+        address: [AddressMode::ClampToEdge; 3],
+        ..Default::default()
+    };
+    let mut mesh = screen_mesh(8, 8, &[[(0.0, 0.0), (16.0, 0.0), (0.0, 16.0)]], 0.5);
+    mesh.attributes.iter_mut().for_each(|a| *a /= 8.0);
+    let mut frame = Frame::new(8, 8);
+    frame.draw(DrawCall::new(
+        Arc::new(mesh),
+        Mat4::IDENTITY,
+        Arc::new(EdgeDetect::new(TextureBinding::new(tex, smp))),
+    ));
+    let c = render(&frame);
+    for y in 0..8 {
+        for x in 0..8 {
+            // Pixel x gathers texels x and x + 1: only x = 3 spans the edge.
+            let want = if x == 3 { 1.0 } else { 0.0 };
+            assert_eq!(
+                c.pixel(x, y).unwrap(),
+                [want, want, want, 1.0],
+                "({x}, {y})"
+            );
+        }
+    }
+}
+
+#[test]
+fn terrain_blends_array_layers_by_height() {
+    let desc = TextureDesc::d2(TextureFormat::Rgba8Unorm, 1, 1)
+        .with_layers(TextureKind::D2Array, 3)
+        .with_levels(1);
+    let bytes = [255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255];
+    let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Linear, &bytes).unwrap());
+    let mut sh = Terrain::new(
+        TextureBinding::new(tex, SamplerHeader::default()),
+        0.0,
+        16.0,
+    );
+    sh.uv = 0;
+    sh.height = 1; // screen y
+    let mut frame = Frame::new(4, 16);
+    frame.draw(DrawCall::new(
+        Arc::new(screen_mesh(
+            4,
+            16,
+            &[[(0.0, 0.0), (8.0, 0.0), (0.0, 32.0)]],
+            0.5,
+        )),
+        Mat4::IDENTITY,
+        Arc::new(sh),
+    ));
+    let c = render(&frame);
+    // Row 7: height 7.5 -> layer 0.9375: mostly green, a little red.
+    assert!(
+        close(c.pixel(1, 7).unwrap(), [0.0625, 0.9375, 0.0, 1.0], 1e-5),
+        "{:?}",
+        c.pixel(1, 7)
+    );
+    // Row 15: height 15.5 -> layer 1.9375.
+    assert!(close(
+        c.pixel(1, 15).unwrap(),
+        [0.0, 0.0625, 0.9375, 1.0],
+        1e-5
+    ));
+}
+
+#[test]
+fn volume_slice_reads_the_requested_depth() {
+    let desc = TextureDesc::d3(TextureFormat::Rgba8Unorm, 1, 1, 4).with_levels(1);
+    let bytes = [0, 0, 0, 255, 85, 0, 0, 255, 170, 0, 0, 255, 255, 0, 0, 255];
+    let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Linear, &bytes).unwrap());
+    let sh = VolumeSlice::new(TextureBinding::new(tex, SamplerHeader::default()), 0.6);
+    let mut frame = Frame::new(4, 4);
+    frame.draw(DrawCall::new(
+        Arc::new(screen_mesh(
+            4,
+            4,
+            &[[(0.0, 0.0), (8.0, 0.0), (0.0, 8.0)]],
+            0.5,
+        )),
+        Mat4::IDENTITY,
+        Arc::new(sh),
+    ));
+    let c = render(&frame);
+    // r = 0.6 of 4 slices: slice 2.
+    assert_eq!(c.pixel(2, 2).unwrap(), [170.0 / 255.0, 0.0, 0.0, 1.0]);
+}

@@ -1,0 +1,501 @@
+//! Rasterization: fill rule, helper lanes, interpolation, determinism
+//! across thread counts, robustness.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use common::{checker, draw, px, screen_mesh, solid};
+use glam::{Mat4, Vec2, Vec3};
+use quadtex_raster::{
+    BlendMode, CullMode, DrawCall, DrawState, Frame, Mesh, QuadCtx, Renderer, TextureBinding, Unlit,
+};
+use quadtex_sampler::{AddressMode, SamplerHeader};
+
+fn additive() -> DrawState {
+    DrawState {
+        blend: BlendMode::Additive,
+        ..DrawState::OVERLAY
+    }
+}
+
+/// Renders `tris` (pixel coordinates) additively with 1 per write and
+/// returns the write count per pixel.
+fn count_writes(w: u32, h: u32, tris: &[[(f32, f32); 3]]) -> Vec<f32> {
+    let mut frame = Frame::new(w, h);
+    frame.draw(draw(
+        screen_mesh(w, h, tris, 0.5),
+        solid([1.0, 0.0, 0.0, 0.0]),
+        additive(),
+    ));
+    let r = Renderer::new(1).unwrap().render(&frame).unwrap();
+    r.color.data.iter().map(|c| c[0]).collect()
+}
+
+#[test]
+fn fill_rule_shared_edge_covers_each_pixel_once() {
+    // A square on pixel centres split along its diagonal (which runs through
+    // pixel centres too); the second triangle has the opposite winding.
+    let (w, h) = (48, 40);
+    let tris = [
+        [(2.5, 2.5), (34.5, 2.5), (34.5, 34.5)],
+        [(2.5, 2.5), (2.5, 34.5), (34.5, 34.5)],
+    ];
+    let counts = count_writes(w, h, &tris);
+    for y in 0..h {
+        for x in 0..w {
+            // Top-left rule: the left (x = 2.5) and top (y = 2.5) edges own
+            // their centres, the right and bottom ones do not.
+            let inside = (2..=33).contains(&x) && (2..=33).contains(&y);
+            let c = counts[(y * w + x) as usize];
+            assert_eq!(c, if inside { 1.0 } else { 0.0 }, "pixel ({x}, {y})");
+        }
+    }
+}
+
+#[test]
+fn fill_rule_fan_around_a_pixel_centre_covers_each_pixel_once() {
+    // Eight triangles around (20.5, 20.5), every spoke through pixel centres.
+    let c = (20.5, 20.5);
+    let ring = [
+        (8.5, 8.5),
+        (20.5, 8.5),
+        (32.5, 8.5),
+        (32.5, 20.5),
+        (32.5, 32.5),
+        (20.5, 32.5),
+        (8.5, 32.5),
+        (8.5, 20.5),
+    ];
+    let tris: Vec<[(f32, f32); 3]> = (0..8).map(|i| [c, ring[i], ring[(i + 1) % 8]]).collect();
+    let (w, h) = (40, 40);
+    let counts = count_writes(w, h, &tris);
+    for y in 0..h {
+        for x in 0..w {
+            let inside = (8..=31).contains(&x) && (8..=31).contains(&y);
+            assert_eq!(
+                counts[(y * w + x) as usize],
+                if inside { 1.0 } else { 0.0 },
+                "({x}, {y})"
+            );
+        }
+    }
+}
+
+#[test]
+fn fill_rule_irregular_fan_never_double_writes() {
+    // An off-grid convex polygon fanned from an interior vertex.
+    let c = (19.3, 21.7);
+    let ring: Vec<(f32, f32)> = (0..11)
+        .map(|i| {
+            let a = i as f32 / 11.0 * std::f32::consts::TAU + 0.3;
+            let r = 14.0 + 0.37 * i as f32;
+            (20.0 + r * a.cos(), 20.0 + r * a.sin())
+        })
+        .collect();
+    let tris: Vec<[(f32, f32); 3]> = (0..11).map(|i| [c, ring[i], ring[(i + 1) % 11]]).collect();
+    let (w, h) = (40, 44);
+    let counts = count_writes(w, h, &tris);
+    assert!(counts.iter().all(|&n| n == 0.0 || n == 1.0));
+    // Every pixel whose centre is well inside the polygon is written.
+    let inside = |x: f32, y: f32| {
+        (0..11).all(|i| {
+            let (a, b) = (ring[i], ring[(i + 1) % 11]);
+            (b.0 - a.0) * (y - a.1) - (b.1 - a.1) * (x - a.0) > 0.05
+        })
+    };
+    let mut n_inside = 0;
+    for y in 0..h {
+        for x in 0..w {
+            if inside(x as f32 + 0.5, y as f32 + 0.5) {
+                n_inside += 1;
+                assert_eq!(counts[(y * w + x) as usize], 1.0, "({x}, {y})");
+            }
+        }
+    }
+    assert!(n_inside > 400);
+}
+
+#[test]
+fn helper_lanes_are_exactly_the_uncovered_lanes_of_partial_quads() {
+    let (w, h) = (32u32, 32u32);
+    let v = [(1.3f32, 1.1f32), (30.2, 3.1), (6.7, 27.9)];
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let s2 = seen.clone();
+    let shader = move |q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]| {
+        s2.lock()
+            .unwrap()
+            .push((q.origin(), q.active(), q.helper()));
+        *out = [[1.0; 4]; 4];
+    };
+    let mut frame = Frame::new(w, h);
+    frame.draw(draw(
+        screen_mesh(w, h, &[v], 0.5),
+        Arc::new(shader),
+        DrawState::OVERLAY,
+    ));
+    let r = Renderer::new(2).unwrap().render(&frame).unwrap();
+    let mut seen = seen.lock().unwrap().clone();
+    seen.sort();
+    // Expected coverage from the edge functions of the snapped vertices
+    // (no pixel centre lies on an edge of this triangle).
+    let snap = |(x, y): (f32, f32)| {
+        (
+            (x * 256.0).round() as f64 / 256.0,
+            (y * 256.0).round() as f64 / 256.0,
+        )
+    };
+    let p = v.map(snap);
+    let edge = |a: (f64, f64), b: (f64, f64), x: f64, y: f64| {
+        (b.0 - a.0) * (y - a.1) - (b.1 - a.1) * (x - a.0)
+    };
+    let covered = |x: u32, y: u32| {
+        let (cx, cy) = (x as f64 + 0.5, y as f64 + 0.5);
+        let e = [
+            edge(p[0], p[1], cx, cy),
+            edge(p[1], p[2], cx, cy),
+            edge(p[2], p[0], cx, cy),
+        ];
+        e.iter().all(|&e| e > 0.0) || e.iter().all(|&e| e < 0.0)
+    };
+    let mut expected = Vec::new();
+    for qy in (0..h).step_by(2) {
+        for qx in (0..w).step_by(2) {
+            let mut m = 0u8;
+            for l in 0..4 {
+                if covered(qx + (l & 1), qy + (l >> 1)) {
+                    m |= 1 << l;
+                }
+            }
+            if m != 0 {
+                expected.push(((qx, qy), m, !m & 0xf));
+            }
+        }
+    }
+    expected.sort();
+    assert_eq!(seen, expected);
+    let partial = expected.iter().filter(|e| e.1 != 0xf).count();
+    assert!(partial > 20 && partial < expected.len());
+    assert_eq!(r.stats.quads, expected.len() as u64);
+    let helpers: u32 = expected.iter().map(|e| e.2.count_ones()).sum();
+    assert_eq!(r.stats.helper_lanes, helpers as u64);
+    // The shaded pixels are exactly the covered ones.
+    for y in 0..h {
+        for x in 0..w {
+            assert_eq!(
+                r.color.pixel(x, y).unwrap()[0] == 1.0,
+                covered(x, y),
+                "({x}, {y})"
+            );
+        }
+    }
+}
+
+#[test]
+fn derivatives_fine_and_coarse_of_screen_linear_attributes() {
+    // Attribute 0 = screen x, 1 = screen y at vertices on the sub-pixel
+    // grid (so snapping moves nothing); the slopes are 1 and 0 in every
+    // lane, helpers included.
+    let (w, h) = (16, 16);
+    let bad = Arc::new(Mutex::new(0u32));
+    let b2 = bad.clone();
+    let shader = move |q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]| {
+        let checks = [
+            (q.ddx_fine(0), 1.0),
+            (q.ddx_coarse(0), 1.0),
+            (q.ddy_fine(0), 0.0),
+            (q.ddy_coarse(1), 1.0),
+            (q.ddy_fine(1), 1.0),
+            (q.ddx_fine(1), 0.0),
+        ];
+        for (d, want) in checks {
+            if d.iter().any(|v| (v - want).abs() > 1e-4) {
+                *b2.lock().unwrap() += 1;
+            }
+        }
+        let (fx, _) = q.frag_coord();
+        let x = q.attr(0);
+        if (0..4).any(|l| (x[l] - fx[l]).abs() > 1e-4) {
+            *b2.lock().unwrap() += 1;
+        }
+        *out = [[0.0; 4]; 4];
+    };
+    let mut frame = Frame::new(w, h);
+    frame.draw(draw(
+        screen_mesh(
+            w,
+            h,
+            &[[(0.75, 0.25), (15.125, 3.375), (4.25, 14.875)]],
+            0.5,
+        ),
+        Arc::new(shader),
+        DrawState::OVERLAY,
+    ));
+    let r = Renderer::new(1).unwrap().render(&frame).unwrap();
+    assert!(r.stats.quads > 10);
+    assert_eq!(*bad.lock().unwrap(), 0);
+}
+
+#[test]
+fn perspective_correct_interpolation_matches_the_plane() {
+    // A plane tilted 60 degrees about x, 5 units in front of a perspective
+    // camera at the origin; attribute = world z. Tolerance: 1e-4 relative.
+    let fov = 1.0f32;
+    let proj = glam::camera::rh::proj::directx::perspective(fov, 1.0, 0.5, 50.0);
+    let model = Mat4::from_translation(Vec3::new(0.0, 0.0, -5.0))
+        * Mat4::from_rotation_x(-60f32.to_radians())
+        * Mat4::from_scale(Vec3::splat(3.0));
+    let mesh = Mesh::rect(Vec2::splat(-1.0), Vec2::splat(1.0)).transformed(model);
+    let shader = |q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]| {
+        let z = q.attr(quadtex_raster::ATTR_WORLD + 2);
+        *out = std::array::from_fn(|l| [z[l], 0.0, 0.0, 1.0]);
+    };
+    let (w, h) = (96u32, 96u32);
+    let mut frame = Frame::new(w, h);
+    frame.draw(DrawCall::new(Arc::new(mesh), proj, Arc::new(shader)));
+    let r = Renderer::new(2).unwrap().render(&frame).unwrap();
+    let n = (Mat4::from_rotation_x(-60f32.to_radians())).transform_vector3(Vec3::Z);
+    let p0 = Vec3::new(0.0, 0.0, -5.0);
+    let t = (fov * 0.5).tan();
+    let (mut tested, mut max_err) = (0, 0.0f32);
+    for y in 0..h {
+        for x in 0..w {
+            let c = r.color.pixel(x, y).unwrap();
+            if c[3] != 1.0 {
+                continue;
+            }
+            let xn = (x as f32 + 0.5) / w as f32 * 2.0 - 1.0;
+            let yn = 1.0 - (y as f32 + 0.5) / h as f32 * 2.0;
+            let d = Vec3::new(xn * t, yn * t, -1.0);
+            let hit = d * (p0.dot(n) / d.dot(n));
+            let err = ((c[0] - hit.z) / hit.z).abs();
+            max_err = max_err.max(err);
+            tested += 1;
+        }
+    }
+    assert!(tested > 2000, "{tested} pixels");
+    assert!(max_err < 1e-4, "max relative error {max_err}");
+}
+
+/// A frame with many overlapping textured triangles, half alpha-blended.
+fn busy_frame(samples: u32) -> Frame {
+    let (w, h) = (200u32, 150u32);
+    let tex = checker(64);
+    let binding = TextureBinding::new(tex, SamplerHeader::trilinear(AddressMode::Repeat));
+    let mut unlit = Unlit::new(binding);
+    unlit.tint = [1.0, 1.0, 1.0, 0.6];
+    let shader: Arc<dyn quadtex_raster::FragmentShader> = Arc::new(unlit);
+    let mut seed = 0x1234_5678u32;
+    let mut rnd = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        seed as f32 / u32::MAX as f32
+    };
+    let mut frame = Frame::new(w, h).with_samples(samples);
+    for d in 0..40 {
+        let mut mesh = Mesh {
+            attribute_count: quadtex_raster::STD_ATTRS,
+            ..Default::default()
+        };
+        for _ in 0..10 {
+            let (cx, cy) = (rnd() * 240.0 - 20.0, rnd() * 190.0 - 20.0);
+            let z = rnd();
+            for _ in 0..3 {
+                let (x, y) = (cx + rnd() * 80.0 - 40.0, cy + rnd() * 80.0 - 40.0);
+                mesh.indices.push(mesh.positions.len() as u32);
+                mesh.positions.push(px(w, h, x, y, z + rnd() * 0.2));
+                mesh.attributes.extend_from_slice(&[
+                    x / 37.0,
+                    y / 23.0,
+                    0.0,
+                    0.0,
+                    1.0,
+                    0.0,
+                    0.0,
+                    0.0,
+                ]);
+            }
+        }
+        let state = DrawState {
+            blend: if d % 2 == 0 {
+                BlendMode::Alpha
+            } else {
+                BlendMode::Replace
+            },
+            depth_write: d % 2 == 1,
+            cull: if d % 5 == 0 {
+                CullMode::Back
+            } else {
+                CullMode::None
+            },
+            ..DrawState::default()
+        };
+        frame.draw(DrawCall::new(Arc::new(mesh), Mat4::IDENTITY, shader.clone()).with_state(state));
+    }
+    frame
+}
+
+#[test]
+fn one_thread_and_four_threads_are_bit_identical() {
+    for samples in [1, 4] {
+        let frame = busy_frame(samples);
+        let a = Renderer::new(1).unwrap().render_resolved(&frame).unwrap();
+        let b = Renderer::new(4).unwrap().render_resolved(&frame).unwrap();
+        let bits = |c: &quadtex_raster::ColorTarget| -> Vec<u32> {
+            c.data.iter().flat_map(|p| p.map(f32::to_bits)).collect()
+        };
+        assert_eq!(bits(&a.color), bits(&b.color));
+        assert_eq!(
+            a.depth.data.iter().map(|d| d.to_bits()).collect::<Vec<_>>(),
+            b.depth.data.iter().map(|d| d.to_bits()).collect::<Vec<_>>()
+        );
+        assert_eq!(a.stats.counts(), b.stats.counts());
+        assert!(a.stats.quads > 5000, "{}", a.stats.quads);
+        assert!(a.stats.tex.sample > 5000);
+        assert!(a.stats.helper_share() > 0.0 && a.stats.helper_share() < 0.5);
+    }
+}
+
+#[test]
+fn bad_input_does_not_panic() {
+    let r = Renderer::new(2).unwrap();
+    let nan = Vec3::splat(f32::NAN);
+    let inf = Vec3::new(f32::INFINITY, 0.0, 0.5);
+    let mesh = Mesh {
+        positions: vec![
+            nan,
+            Vec3::ZERO,
+            Vec3::X,
+            inf,
+            Vec3::new(1e30, -1e30, 0.5),
+            Vec3::new(0.1, 0.1, 0.5),
+            Vec3::new(0.2, 0.2, 0.5),
+            Vec3::new(0.3, 0.3, 0.5),
+        ],
+        attribute_count: 3,
+        attributes: vec![f32::NAN; 5],
+        // NaN, infinite, huge, degenerate (collinear), out of range.
+        indices: vec![0, 1, 2, 3, 1, 2, 4, 1, 2, 5, 6, 7, 1, 2, 99, 1, 2],
+    };
+    let sh = solid([1.0; 4]);
+    for (w, h, s) in [(0, 0, 1), (0, 7, 4), (9, 0, 1), (1, 1, 1), (33, 17, 8)] {
+        let mut frame = Frame::new(w, h).with_samples(s);
+        frame.draw(DrawCall::new(
+            Arc::new(mesh.clone()),
+            Mat4::IDENTITY,
+            sh.clone(),
+        ));
+        // Behind the camera and crossing w = 0.
+        let proj = glam::camera::rh::proj::directx::perspective(1.0, 1.0, 0.1, 10.0);
+        frame.draw(DrawCall::new(
+            Arc::new(
+                Mesh::rect(Vec2::splat(-5.0), Vec2::splat(5.0))
+                    .transformed(Mat4::from_rotation_x(1.2)),
+            ),
+            proj,
+            sh.clone(),
+        ));
+        let out = r.render_resolved(&frame).unwrap();
+        assert_eq!(out.color.data.len(), (w * h) as usize);
+        assert!(out
+            .color
+            .data
+            .iter()
+            .all(|c| c.iter().all(|v| v.is_finite())));
+    }
+    assert!(r.render(&Frame::new(4, 4).with_samples(3)).is_err());
+    assert!(r.render(&Frame::new(65536, 65536).with_samples(8)).is_err());
+    // A view past its texture's levels is refused before any sampling.
+    let mut view = quadtex_sampler::TextureHeader::new(checker(16));
+    view.base_level = 9;
+    let bad = Unlit::new(TextureBinding::with_view(view, SamplerHeader::default()));
+    let mut frame = Frame::new(8, 8);
+    frame.draw(DrawCall::new(
+        Arc::new(Mesh::rect(Vec2::splat(-1.0), Vec2::splat(1.0))),
+        Mat4::IDENTITY,
+        Arc::new(bad),
+    ));
+    assert!(matches!(
+        r.render(&frame),
+        Err(quadtex_raster::Error::Sampler(_))
+    ));
+    assert!(Frame::new(0, 0).draws.is_empty());
+}
+
+#[test]
+fn near_plane_clipping_keeps_the_visible_part() {
+    // A ground plane that runs behind the camera: clipped at the near plane,
+    // it still fills the lower half of the image.
+    let proj = glam::camera::rh::proj::directx::perspective(1.2, 1.0, 0.1, 100.0);
+    let view = glam::camera::rh::view::look_at_mat4(
+        Vec3::new(0.0, 1.0, 0.0),
+        Vec3::new(0.0, 1.0, -1.0),
+        Vec3::Y,
+    );
+    let ground = Mesh::rect(Vec2::splat(-50.0), Vec2::splat(50.0))
+        .transformed(Mat4::from_rotation_x(-std::f32::consts::FRAC_PI_2));
+    let mut frame = Frame::new(32, 32);
+    frame.draw(
+        DrawCall::new(Arc::new(ground), proj * view, solid([1.0; 4])).with_state(DrawState {
+            cull: CullMode::Back,
+            ..DrawState::default()
+        }),
+    );
+    let r = Renderer::new(1).unwrap().render(&frame).unwrap();
+    for x in 0..32 {
+        assert_eq!(r.color.pixel(x, 31).unwrap()[0], 1.0, "bottom row x={x}");
+        assert_eq!(r.color.pixel(x, 0).unwrap()[0], 0.0, "top row x={x}");
+    }
+    // Seen from below, the same plane is culled.
+    let below = glam::camera::rh::view::look_at_mat4(
+        Vec3::new(0.0, -1.0, 0.0),
+        Vec3::new(0.0, -1.0, -1.0),
+        Vec3::Y,
+    );
+    frame.draws[0].transform = proj * below;
+    let r = Renderer::new(1).unwrap().render(&frame).unwrap();
+    assert_eq!(r.stats.quads, 0);
+}
+
+#[test]
+fn clipped_shared_edges_stay_watertight() {
+    // A ground grid of huge cells around the camera: its triangles cross
+    // the near plane and the guard band and share clipped edges. Every
+    // pixel is written at most once, and the ground has no holes.
+    let proj = glam::camera::rh::proj::directx::perspective(1.4, 1.0, 0.1, 1e6);
+    let view = glam::camera::rh::view::look_at_mat4(
+        Vec3::new(0.3, 0.7, 0.1),
+        Vec3::new(0.1, 0.2, -1.0),
+        Vec3::Y,
+    );
+    let mut mesh = Mesh::default();
+    let n = 6u32;
+    for j in 0..=n {
+        for i in 0..=n {
+            let f = |k: u32| -3e4 + 6e4 * k as f32 / n as f32 + 17.0 * (k % 2) as f32;
+            mesh.positions.push(Vec3::new(f(i), 0.0, f(j)));
+        }
+    }
+    for j in 0..n {
+        for i in 0..n {
+            let a = j * (n + 1) + i;
+            let (b, c, d) = (a + 1, a + n + 1, a + n + 2);
+            mesh.indices.extend_from_slice(&[a, c, b, b, c, d]);
+        }
+    }
+    let mut frame = Frame::new(64, 64);
+    frame.draw(
+        DrawCall::new(Arc::new(mesh), proj * view, solid([1.0, 0.0, 0.0, 0.0]))
+            .with_state(additive()),
+    );
+    let r = Renderer::new(1).unwrap().render(&frame).unwrap();
+    let counts: Vec<f32> = r.color.data.iter().map(|c| c[0]).collect();
+    let over = counts.iter().filter(|&&c| c > 1.0).count();
+    assert_eq!(over, 0, "pixels written twice");
+    for y in 40..64 {
+        for x in 0..64 {
+            assert_eq!(counts[y * 64 + x], 1.0, "({x}, {y})");
+        }
+    }
+}
