@@ -11,9 +11,10 @@
 //! others). Implicit coarse derivatives, `Profile::VULKAN`.
 //!
 //! Each group has two functions: `quads` calls `QuadSampler::sample` once
-//! per quad; `batch` hands the whole tile to `QuadSampler::sample_quads`,
-//! which runs full 2D quads several per register (four per AVX-512
-//! register in a `target-cpu=native` build on an AVX-512 machine).
+//! per quad (a `QuadResult` per quad); `tile` hands the whole tile to
+//! `QuadSampler::sample_quads_rgba`, which runs full 2D quads several per
+//! register (four per AVX-512 register in a `target-cpu=native` build on
+//! an AVX-512 machine) and writes lane-major RGBA.
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -22,8 +23,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use quadtex::format::{Layout, Texture, TextureDesc, TextureFormat, TextureKind};
 use quadtex::sampler::profile::Derivatives;
 use quadtex::sampler::{
-    AddressMode, Filter, MipmapMode, Profile, Quad, QuadResult, QuadSampler, SampleArgs,
-    SamplerHeader, TextureHeader,
+    AddressMode, Filter, MipmapMode, Profile, Quad, QuadSampler, SampleArgs, SamplerHeader,
+    TextureHeader,
 };
 
 const TILE: usize = 64;
@@ -128,10 +129,10 @@ fn bench_sample(c: &mut Criterion) {
                         }
                     })
                 });
-                let mut out = vec![QuadResult::EMPTY; qs.len()];
-                g.bench_function("batch", |b| {
+                let mut out = vec![[[0.0f32; 4]; 4]; qs.len()];
+                g.bench_function("tile", |b| {
                     b.iter(|| {
-                        unit.sample_quads(&args, black_box(&qs), &mut out);
+                        unit.sample_quads_rgba(&args, black_box(&qs), &mut out);
                         black_box(&out);
                     })
                 });

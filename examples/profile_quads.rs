@@ -1,10 +1,11 @@
 //! Quad throughput of one `sample` configuration on the command line:
 //! `cargo run --release --example profile_quads -- [nearest|bilinear|trilinear|aniso16] [rgba8|rgba8_srgb|rgba16f|r32f|bc1|bc7] [2d|cube|2d_array]`.
-//! Prints Mquads/s for `QuadSampler::sample_quads` (the whole region per
-//! call, batched kernels), `QuadSampler::sample` (quad by quad; SIMD
+//! Prints Mquads/s for `QuadSampler::sample_quads_rgba` (the whole region
+//! per call, batched kernels, RGBA out), `QuadSampler::sample` (quad by quad; SIMD
 //! kernel where it applies) and for the scalar reference, over a 256x256-pixel screen
 //! region (16384 quads) repeated for about a second. Set
-//! `QUADTEX_NO_REFERENCE=1` to time only the `QuadSampler` path (for a
+//! `QUADTEX_NO_REFERENCE=1` to time only the `QuadSampler` paths, and
+//! `QUADTEX_BATCH_ONLY=1` as well to time only `sample_quads_rgba` (for a
 //! profiler).
 
 use std::sync::Arc;
@@ -98,6 +99,7 @@ fn main() {
         derivatives: Some(Derivatives::Coarse),
         ..Default::default()
     };
+    let batch_only = std::env::var_os("QUADTEX_BATCH_ONLY").is_some();
     let kernel = sample_uses_kernel(&view, &smp, &profile, &args);
     let mut unit = QuadSampler::new(&view, &smp, &profile);
     let run = |f: &mut dyn FnMut(&Quad) -> f32| {
@@ -113,22 +115,30 @@ fn main() {
         (n as f64 / t.elapsed().as_secs_f64() / 1e6, sink)
     };
     let first = |r: quadtex::sampler::QuadResult| r.texels[0].map_or(0.0, |t| t.to_f32()[0]);
-    let (fast, s1) = run(&mut |q| first(unit.sample(&args, q)));
+    let (fast, s1) = if batch_only {
+        (0.0, 0.0)
+    } else {
+        run(&mut |q| first(unit.sample(&args, q)))
+    };
     // The tile API: all quads in one call, batched several per register.
-    let mut out = vec![quadtex::sampler::QuadResult::EMPTY; quads.len()];
+    let mut out = vec![[[0.0f32; 4]; 4]; quads.len()];
     let t = Instant::now();
     let mut n = 0usize;
     let mut s3 = 0.0f32;
     while t.elapsed().as_secs_f64() < 1.0 {
-        unit.sample_quads(&args, &quads, &mut out);
-        s3 += out.iter().map(|r| first(*r)).sum::<f32>();
+        unit.sample_quads_rgba(&args, &quads, &mut out);
+        s3 += out.iter().map(|r| r[0][0]).sum::<f32>();
         n += quads.len();
     }
     let batch = n as f64 / t.elapsed().as_secs_f64() / 1e6;
+    if batch_only {
+        // For `perf stat`: cycles per quad = cycles / this count.
+        eprintln!("sample_quads: {n} quads");
+    }
     let (slow, s2) = if std::env::var_os("QUADTEX_NO_REFERENCE").is_some() {
         (0.0, 0.0)
     } else {
         run(&mut |q| first(reference::sample(&view, &smp, &profile, &args, q)))
     };
-    println!("{filter}/{format}/{kind}: QuadSampler::sample_quads {batch:.2} Mquads/s, QuadSampler::sample {fast:.2} Mquads/s ({}), reference {slow:.2} Mquads/s (checksums {s3} {s1} {s2})", if kernel { "SIMD kernel" } else { "reference path" });
+    println!("{filter}/{format}/{kind}: QuadSampler::sample_quads_rgba {batch:.2} Mquads/s, QuadSampler::sample {fast:.2} Mquads/s ({}), reference {slow:.2} Mquads/s (checksums {s3} {s1} {s2})", if kernel { "SIMD kernel" } else { "reference path" });
 }

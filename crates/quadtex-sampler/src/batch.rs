@@ -24,13 +24,14 @@
 
 use quadtex_format::{Texel, TextureKind};
 
-use crate::header::{AddressMode, Filter, MipmapMode};
+use crate::header::{AddressMode, Filter, MipmapMode, Swizzle};
 use crate::kernel::Fetch;
 use crate::profile::{Derivatives, FracRound, MipNearest};
 use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
 use crate::reference::{
     select_layer, Ctx, LOG2_C3, LOG2_C5, LOG2_C7, LOG2_C9, LOG2_DENORMAL_SCALE,
 };
+use crate::simd::F4;
 
 /// Whether a view and call belong to the batched family at all (the
 /// per-batch checks come later): 2D or 2D-array, normalized coordinates,
@@ -61,16 +62,48 @@ pub(crate) fn write_out<const N: usize>(
 ) {
     let [r, g, b, a] = rgba;
     for (q, o) in out.iter_mut().enumerate() {
-        let lane = |l: usize| {
+        for l in 0..4 {
             let i = 4 * q + l;
-            Texel::Float([r[i], g[i], b[i], a[i]])
-        };
-        o.texels = if ctx.identity_swizzle {
-            [0, 1, 2, 3].map(|l| Some(lane(l)))
-        } else {
-            [0, 1, 2, 3].map(|l| Some(ctx.swizzle(lane(l))))
-        };
+            let t = Texel::Float([r[i], g[i], b[i], a[i]]);
+            // Plain stores: no call between writing a lane and reading it
+            // back (an identity swizzle is the common case).
+            o.texels[l] = Some(if ctx.identity_swizzle {
+                t
+            } else {
+                ctx.swizzle(t)
+            });
+        }
         o.resident = [true; 4];
+    }
+}
+
+/// Writes lane results as per-quad, lane-major RGBA: the view's swizzle
+/// on whole channels, then a 4x4 transpose per quad.
+#[inline(always)]
+pub(crate) fn write_rgba<const N: usize>(
+    ctx: &Ctx<'_>,
+    rgba: [[f32; N]; 4],
+    out: &mut [[[f32; 4]; 4]],
+) {
+    let ch = if ctx.identity_swizzle {
+        rgba
+    } else {
+        ctx.view.swizzle.map(|s| match s {
+            Swizzle::R => rgba[0],
+            Swizzle::G => rgba[1],
+            Swizzle::B => rgba[2],
+            Swizzle::A => rgba[3],
+            Swizzle::Zero => [0.0; N],
+            Swizzle::One => [1.0; N],
+        })
+    };
+    for (q, o) in out.iter_mut().enumerate() {
+        let lanes = |c: usize| {
+            let v = &ch[c][4 * q..4 * q + 4];
+            F4::new([v[0], v[1], v[2], v[3]])
+        };
+        let t = F4::transpose([lanes(0), lanes(1), lanes(2), lanes(3)]);
+        *o = t.map(|v| v.to_array());
     }
 }
 
@@ -479,6 +512,25 @@ macro_rules! batch_kernel {
                 [colour(r), colour(g), colour(b), unorm(a)]
             }
 
+            /// [`sample`] with lane-major RGBA results.
+            #[inline(always)]
+            pub(crate) fn sample_rgba<D: Fetch>(
+                ctx: &Ctx<'_>,
+                fetch: &mut D,
+                args: &SampleArgs,
+                quads: &[Quad],
+                out: &mut [[[f32; 4]; 4]],
+            ) -> bool {
+                let Some(sel) = select(ctx, args, quads) else {
+                    return false;
+                };
+                let Some(rgba) = filter(ctx, fetch, args.offset, &sel, false) else {
+                    return false;
+                };
+                write_rgba(ctx, rgba, out);
+                true
+            }
+
             /// `Q` full 2D quads: select, filter, write `out` (`Q` results).
             /// `false`: nothing written, take the per-quad path.
             #[inline(always)]
@@ -521,6 +573,23 @@ pub(crate) const NATIVE_QUADS: usize = w16::Q;
 /// Quads per call of the widest kernel this build runs natively.
 #[cfg(not(target_feature = "avx512f"))]
 pub(crate) const NATIVE_QUADS: usize = w8::Q;
+
+/// [`sample_at`] with lane-major RGBA results.
+pub(crate) fn sample_rgba_at<D: Fetch>(
+    lanes: usize,
+    ctx: &Ctx<'_>,
+    fetch: &mut D,
+    args: &SampleArgs,
+    quads: &[Quad],
+    out: &mut [[[f32; 4]; 4]],
+) -> bool {
+    match lanes {
+        4 => w4::sample_rgba(ctx, fetch, args, quads, out),
+        8 => w8::sample_rgba(ctx, fetch, args, quads, out),
+        16 => w16::sample_rgba(ctx, fetch, args, quads, out),
+        _ => false,
+    }
+}
 
 /// Runs `quads` (exactly `lanes / 4` of them) through the kernel of that
 /// width; `false` when the batch is not for it.

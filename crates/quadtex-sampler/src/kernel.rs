@@ -605,3 +605,21 @@ pub(crate) fn sample_batch(
         Decoder::Any(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
     }
 }
+
+/// [`sample_batch`] with lane-major RGBA results.
+pub(crate) fn sample_batch_rgba(
+    lanes: usize,
+    ctx: &Ctx<'_>,
+    decoder: &mut Decoder,
+    args: &SampleArgs,
+    quads: &[Quad],
+    out: &mut [[[f32; 4]; 4]],
+) -> bool {
+    match decoder {
+        Decoder::Rgba8(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
+        Decoder::Rgba16F(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
+        Decoder::R32F(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
+        Decoder::Blocks(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
+        Decoder::Any(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
+    }
+}

@@ -107,6 +107,67 @@ impl<'a> QuadSampler<'a> {
         }
     }
 
+    /// `tex` on one quad, as lane-major RGBA (`out[lane] = [r, g, b, a]`):
+    /// the renderer's form. Float results as [`Self::sample`] gives them
+    /// (the same bits); integer results converted to `f32` by value; lanes
+    /// that did not run read zeros; residency is not reported
+    /// (non-resident texels read zeros anyway). Skips building a
+    /// [`QuadResult`], which is a good part of the cost of a fast quad.
+    pub fn sample_rgba(&mut self, args: &SampleArgs, quad: &Quad) -> [[f32; 4]; 4] {
+        let mut out = [[[0.0; 4]; 4]];
+        self.sample_quads_rgba_at_width(4, args, std::slice::from_ref(quad), &mut out);
+        out[0]
+    }
+
+    /// [`Self::sample_quads`] with [`Self::sample_rgba`]'s results: the
+    /// fastest way to sample a tile.
+    pub fn sample_quads_rgba(
+        &mut self,
+        args: &SampleArgs,
+        quads: &[Quad],
+        out: &mut [[[f32; 4]; 4]],
+    ) {
+        self.sample_quads_rgba_at_width(batch::NATIVE_QUADS * 4, args, quads, out);
+    }
+
+    /// [`Self::sample_quads_rgba`] with a chosen batch width in lanes (4, 8
+    /// or 16), for tests and profiling. Returns how many quads the batched
+    /// kernels took.
+    #[doc(hidden)]
+    pub fn sample_quads_rgba_at_width(
+        &mut self,
+        lanes: usize,
+        args: &SampleArgs,
+        quads: &[Quad],
+        out: &mut [[[f32; 4]; 4]],
+    ) -> usize {
+        let n = quads.len().min(out.len());
+        let (quads, out) = (&quads[..n], &mut out[..n]);
+        let mut done = 0;
+        let mut batched = 0;
+        let per = lanes / 4;
+        if matches!(lanes, 4 | 8 | 16)
+            && kernel::handles(&self.ctx, args)
+            && batch::handles(&self.ctx)
+        {
+            while done + per <= n {
+                let (q, o) = (&quads[done..done + per], &mut out[done..done + per]);
+                if kernel::sample_batch_rgba(lanes, &self.ctx, &mut self.decoder, args, q, o) {
+                    batched += per;
+                } else {
+                    for (r, quad) in o.iter_mut().zip(q) {
+                        *r = rgba_of(&self.sample(args, quad));
+                    }
+                }
+                done += per;
+            }
+        }
+        for (r, quad) in out[done..].iter_mut().zip(&quads[done..]) {
+            *r = rgba_of(&self.sample(args, quad));
+        }
+        batched
+    }
+
     /// `tex` on many quads with the same `args` (a tile's worth, say):
     /// `out[i]` gets quad `i`'s result, for the first
     /// `min(quads.len(), out.len())` quads. Full 2D quads go through the
@@ -156,6 +217,13 @@ impl<'a> QuadSampler<'a> {
         }
         batched
     }
+}
+
+/// A result as lane-major RGBA: values as `f32`, zeros for lanes that did
+/// not run.
+fn rgba_of(r: &QuadResult) -> [[f32; 4]; 4] {
+    r.texels
+        .map(|t| t.map_or([0.0; 4], quadtex_format::Texel::to_f32))
 }
 
 /// Whether [`sample`] runs this call on the SIMD kernels (rather than the

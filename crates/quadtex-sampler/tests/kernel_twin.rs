@@ -342,7 +342,8 @@ fn cube_kernels_match_the_reference_bit_for_bit() {
     }
 }
 
-/// The batched kernels (`QuadSampler::sample_quads`) at every width (one,
+/// The batched kernels (`QuadSampler::sample_quads` and
+/// `sample_quads_rgba`) at every width (one,
 /// two and four quads per register) against the reference, quad by quad:
 /// tiles of neighbouring quads as a rasterizer sends them, with edge
 /// coordinates mixed in, over 2D and 2D-array views, every filter and the
@@ -459,6 +460,20 @@ fn batched_kernels_match_the_reference_bit_for_bit() {
                             }
                         }
                         checked += quads.len();
+                        // The lane-major RGBA form: the same bits.
+                        let mut rgba = vec![[[0.0f32; 4]; 4]; quads.len()];
+                        s.sample_quads_rgba_at_width(lanes, &args, &quads, &mut rgba);
+                        for (i, (g, r)) in rgba.iter().zip(&want).enumerate() {
+                            for lane in 0..4 {
+                                let r = r.texels[lane].map(|t| t.to_f32()).unwrap();
+                                assert!(
+                                    (0..4).all(|c| g[lane][c].to_bits() == r[c].to_bits()
+                                        || (g[lane][c].is_nan() && r[c].is_nan())),
+                                    "rgba, {lanes} lanes, quad {i} lane {lane}: {format} {smp:?} {args:?}\nbatched {:?} reference {r:?}",
+                                    g[lane]
+                                );
+                            }
+                        }
                     }
                 }
             }
