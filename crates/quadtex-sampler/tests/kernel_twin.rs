@@ -464,13 +464,12 @@ fn batched_kernels_match_the_reference_bit_for_bit() {
                         let mut rgba = vec![[[0.0f32; 4]; 4]; quads.len()];
                         s.sample_quads_rgba_at_width(lanes, &args, &quads, &mut rgba);
                         for (i, (g, r)) in rgba.iter().zip(&want).enumerate() {
-                            for lane in 0..4 {
+                            for (lane, gl) in g.iter().enumerate() {
                                 let r = r.texels[lane].map(|t| t.to_f32()).unwrap();
                                 assert!(
-                                    (0..4).all(|c| g[lane][c].to_bits() == r[c].to_bits()
-                                        || (g[lane][c].is_nan() && r[c].is_nan())),
-                                    "rgba, {lanes} lanes, quad {i} lane {lane}: {format} {smp:?} {args:?}\nbatched {:?} reference {r:?}",
-                                    g[lane]
+                                    (0..4).all(|c| gl[c].to_bits() == r[c].to_bits()
+                                        || (gl[c].is_nan() && r[c].is_nan())),
+                                    "rgba, {lanes} lanes, quad {i} lane {lane}: {format} {smp:?} {args:?}\nbatched {gl:?} reference {r:?}"
                                 );
                             }
                         }
