@@ -386,7 +386,7 @@ impl TextureDesc {
             TextureKind::Cube if self.layers != 6 => {
                 return bad(format!("a cube has 6 layers (faces), got {}", self.layers))
             }
-            TextureKind::CubeArray if self.layers % 6 != 0 => {
+            TextureKind::CubeArray if !self.layers.is_multiple_of(6) => {
                 return bad(format!(
                     "a cube array has 6n layers (faces), got {}",
                     self.layers

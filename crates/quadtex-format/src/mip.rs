@@ -31,7 +31,7 @@ pub fn axis_taps(src: u32, x: u32) -> ([(u32, f32); 3], usize) {
     if src <= 1 {
         return ([(0, 1.0), (0, 0.0), (0, 0.0)], 1);
     }
-    if src % 2 == 0 {
+    if src.is_multiple_of(2) {
         return ([(2 * x, 0.5), (2 * x + 1, 0.5), (0, 0.0)], 2);
     }
     let n = (src / 2) as f32;

@@ -455,19 +455,22 @@ macro_rules! batch_kernel {
                             if !live.any() {
                                 continue;
                             }
-                            let blk = (part[0][kx] + part[1][ky]).to_array();
+                            let blk = part[0][kx] + part[1][ky];
                             let ch = match packed {
-                                Some((bgra, srgb)) => {
-                                    let mut raw = [0i32; N];
-                                    for (l, r) in raw.iter_mut().enumerate() {
-                                        let o = sub.offset + blk[l] as usize * bb;
-                                        *r = bytes
-                                            .get(o..o + 4)
-                                            .map_or(0, |p| i32::from_le_bytes([p[0], p[1], p[2], p[3]]));
-                                    }
+                                // Byte offsets fit i32 lanes: one gather.
+                                Some((bgra, srgb)) if sub.size <= i32::MAX as usize => {
+                                    let off: I = blk << 2;
+                                    let raw = crate::arch::load_u32(
+                                        bytes,
+                                        sub.offset,
+                                        off.to_array(),
+                                        off.reduce_min(),
+                                        off.reduce_max(),
+                                    );
                                     decode_rgba8(I::new(raw), bgra, srgb)
                                 }
-                                None => {
+                                _ => {
+                                    let blk = blk.to_array();
                                     let (tx, ty) = (inner[0][kx].to_array(), inner[1][ky].to_array());
                                     let mut v = [[0.0f32; N]; 4];
                                     for l in 0..N {

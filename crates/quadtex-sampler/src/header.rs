@@ -438,7 +438,7 @@ impl TextureHeader {
                 self.layer_count
             ));
         }
-        if self.kind == K::CubeArray && self.layer_count % 6 != 0 {
+        if self.kind == K::CubeArray && !self.layer_count.is_multiple_of(6) {
             return bad(format!(
                 "a cube array view has 6n layers, got {}",
                 self.layer_count

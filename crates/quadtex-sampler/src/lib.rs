@@ -8,6 +8,7 @@
 //! scalar twin of every kernel: SEMANTICS.md written out literally. What a
 //! texture *is* lives in `quadtex-format`.
 
+mod arch;
 mod batch;
 pub mod error;
 pub mod fetch;

@@ -51,7 +51,7 @@ fn texture(kind: K, format: F, rng: &mut Rng) -> Arc<Texture> {
     desc.levels = desc.max_levels();
     let n = desc.total_bytes().unwrap() as usize;
     let bytes: Vec<u8> = (0..n).map(|_| rng.u() as u8).collect();
-    let layout = if rng.u() % 2 == 0 {
+    let layout = if rng.u().is_multiple_of(2) {
         Layout::Linear
     } else {
         Layout::Tiled
@@ -132,16 +132,16 @@ fn kernels_match_the_reference_bit_for_bit() {
                     }
                     let tex = texture(kind, format, &mut rng);
                     let mut view = TextureHeader::new(tex.clone());
-                    if rng.u() % 4 == 0 {
+                    if rng.u().is_multiple_of(4) {
                         view.base_level = 1;
                         view.level_count = tex.desc().levels - 1;
                     }
-                    if rng.u() % 4 == 0 {
+                    if rng.u().is_multiple_of(4) {
                         view.swizzle = [Swizzle::B, Swizzle::One, Swizzle::R, Swizzle::Zero];
                     }
                     let mut smp = SamplerHeader {
                         mag_filter: filter,
-                        min_filter: if rng.u() % 3 == 0 {
+                        min_filter: if rng.u().is_multiple_of(3) {
                             Filter::Nearest
                         } else {
                             filter
@@ -155,7 +155,7 @@ fn kernels_match_the_reference_bit_for_bit() {
                         max_anisotropy: rng.pick(&[1.0, 1.0, 2.0, 4.0, 16.0]),
                         ..Default::default()
                     };
-                    if rng.u() % 50 == 0
+                    if rng.u().is_multiple_of(50)
                         && matches!(kind, K::D1 | K::D2)
                         && view.level_count == tex.desc().levels
                     {
@@ -182,7 +182,7 @@ fn kernels_match_the_reference_bit_for_bit() {
                         let step = rng.pick(&[0.01, 0.1, 0.5, 2.0, 1e-4]);
                         for (l, c) in coords.iter_mut().enumerate() {
                             for k in 0..3 {
-                                c[k] = if rng.u() % 8 == 0 {
+                                c[k] = if rng.u().is_multiple_of(8) {
                                     coord(&mut rng, dims[k])
                                 } else {
                                     base[k]
@@ -273,7 +273,7 @@ fn cube_kernels_match_the_reference_bit_for_bit() {
             while done < quads_per_family {
                 let format = rng.pick(&formats);
                 let size = rng.pick(&[8u32, 16, 5]);
-                let arrayed = rng.u() % 3 == 0;
+                let arrayed = rng.u().is_multiple_of(3);
                 let mut desc = TextureDesc::cube(format, size);
                 if arrayed {
                     desc = desc.with_layers(K::CubeArray, 12);
@@ -300,7 +300,7 @@ fn cube_kernels_match_the_reference_bit_for_bit() {
                 for _ in 0..500 {
                     // A direction mostly inside one face, small steps.
                     let major = rng.pick(&[0usize, 1, 2]);
-                    let sign = if rng.u() % 2 == 0 { 1.0 } else { -1.0 };
+                    let sign = if rng.u().is_multiple_of(2) { 1.0 } else { -1.0 };
                     let mut base = [
                         rng.f() * 1.8 - 0.9,
                         rng.f() * 1.8 - 0.9,
@@ -389,7 +389,7 @@ fn batched_kernels_match_the_reference_bit_for_bit() {
                     let layout = rng.pick(&[Layout::Linear, Layout::Tiled]);
                     let tex = Arc::new(Texture::from_linear_bytes(desc, layout, &bytes).unwrap());
                     let mut view = TextureHeader::new(tex.clone());
-                    if rng.u() % 4 == 0 {
+                    if rng.u().is_multiple_of(4) {
                         view.swizzle = [Swizzle::B, Swizzle::One, Swizzle::R, Swizzle::Zero];
                     }
                     let smp = SamplerHeader {
@@ -432,7 +432,7 @@ fn batched_kernels_match_the_reference_bit_for_bit() {
                                 let y = (2 * qy + (l >> 1)) as f32;
                                 [u0 + x * step, v0 + y * step * 0.9, 0.0, layer]
                             });
-                            if rng.u() % 24 == 0 {
+                            if rng.u().is_multiple_of(24) {
                                 let l = (rng.u() % 4) as usize;
                                 coords[l][rng.pick(&[0usize, 1])] = coord(&mut rng, w);
                             }

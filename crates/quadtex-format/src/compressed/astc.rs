@@ -159,9 +159,9 @@ fn ise_bits(n: u32, max: u32) -> Option<u32> {
     let range = max + 1;
     let (b, extra) = if range.is_power_of_two() {
         (range.trailing_zeros(), 0)
-    } else if range % 3 == 0 && (range / 3).is_power_of_two() {
+    } else if range.is_multiple_of(3) && (range / 3).is_power_of_two() {
         ((range / 3).trailing_zeros(), (8 * n).div_ceil(5))
-    } else if range % 5 == 0 && (range / 5).is_power_of_two() {
+    } else if range.is_multiple_of(5) && (range / 5).is_power_of_two() {
         ((range / 5).trailing_zeros(), (7 * n).div_ceil(3))
     } else {
         return None;

@@ -739,7 +739,7 @@ fn check_regs(rd: u8, wmsk: u8, ra: u8, na: usize, rb: u8, nb: usize) -> Result<
         return Err(IsaError::Unsupported("write mask wider than 4 bits"));
     }
     let nd = wmsk.count_ones() as usize;
-    if rd != RZ && rd % align_of(nd) != 0 {
+    if rd != RZ && !rd.is_multiple_of(align_of(nd)) {
         return Err(IsaError::Misaligned {
             operand: "Rd",
             reg: rd,

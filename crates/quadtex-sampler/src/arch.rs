@@ -1,0 +1,163 @@
+//! The crate's one `unsafe` module: hardware gathers for the batched
+//! kernels' texel loads (`batch.rs`). Reading a 32-bit word per lane with
+//! scalar loads costs a bounds check, a load and a store per lane and then
+//! a stalled vector reload; one `vpgatherdd` does all lanes. Measured with
+//! `examples/profile_quads` (bilinear RGBA8 2D, Zen 4, `target-cpu=native`):
+//! see the commit that added this module for the figures.
+//!
+//! Every function here has a safe twin ([`load_u32_scalar`]) that it must
+//! equal, and callers get the safe path whenever a lane could read outside
+//! the slice, so the `unsafe` is confined to reads proven in bounds.
+
+/// Per lane, the little-endian 32-bit word at `bytes[base + offs[l]..][..4]`,
+/// or 0 where that is outside `bytes` (the scalar twin of [`load_u32`]).
+#[inline(always)]
+pub(crate) fn load_u32_scalar<const N: usize>(
+    bytes: &[u8],
+    base: usize,
+    offs: [i32; N],
+) -> [i32; N] {
+    offs.map(|o| {
+        usize::try_from(o)
+            .ok()
+            .and_then(|o| bytes.get(base + o..base + o + 4))
+            .map_or(0, |p| i32::from_le_bytes([p[0], p[1], p[2], p[3]]))
+    })
+}
+
+/// [`load_u32_scalar`], with one hardware gather when every lane's word is
+/// inside `bytes` (AVX-512 for 16 lanes, AVX2 for 8 and 4, when the build
+/// targets them). `lo` and `hi` are the smallest and largest of `offs`.
+#[inline(always)]
+pub(crate) fn load_u32<const N: usize>(
+    bytes: &[u8],
+    base: usize,
+    offs: [i32; N],
+    lo: i32,
+    hi: i32,
+) -> [i32; N] {
+    let inside = lo >= 0
+        && base
+            .checked_add(hi as usize + 4)
+            .is_some_and(|end| end <= bytes.len());
+    if inside {
+        if let Some(v) = gather(&bytes[base..], offs) {
+            return v;
+        }
+    }
+    load_u32_scalar(bytes, base, offs)
+}
+
+/// The gather proper: `None` where this build has no gather of `N` lanes.
+/// The caller has checked that `offs[l]..offs[l] + 4` lies inside `bytes`
+/// for every lane.
+#[inline(always)]
+#[allow(unused_variables)]
+fn gather<const N: usize>(bytes: &[u8], offs: [i32; N]) -> Option<[i32; N]> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx512f"))]
+    if N == 16 {
+        use std::arch::x86_64::{
+            __m512i, _mm512_i32gather_epi32, _mm512_loadu_si512, _mm512_storeu_si512,
+        };
+        let mut out = [0i32; N];
+        // SAFETY: the build targets AVX-512F (cfg above). `offs` and `out`
+        // are N = 16 i32s = 64 bytes, so the unaligned 512-bit load and
+        // store stay inside them. Every gathered address is
+        // `bytes.as_ptr() + offs[l]` with `0 <= offs[l]` and
+        // `offs[l] + 4 <= bytes.len()` (the caller's check), so each
+        // 4-byte read is inside `bytes`; gathers need no alignment.
+        unsafe {
+            let idx = _mm512_loadu_si512(offs.as_ptr() as *const __m512i);
+            let v = _mm512_i32gather_epi32::<1>(idx, bytes.as_ptr() as *const i32);
+            _mm512_storeu_si512(out.as_mut_ptr() as *mut __m512i, v);
+        }
+        return Some(out);
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    if N == 8 {
+        use std::arch::x86_64::{
+            __m256i, _mm256_i32gather_epi32, _mm256_loadu_si256, _mm256_storeu_si256,
+        };
+        let mut out = [0i32; N];
+        // SAFETY: the build targets AVX2 (cfg above). `offs` and `out` are
+        // 8 i32s = 32 bytes, inside for the unaligned 256-bit load and
+        // store. Each gathered 4-byte read at `bytes.as_ptr() + offs[l]`
+        // is inside `bytes` by the caller's check; no alignment needed.
+        unsafe {
+            let idx = _mm256_loadu_si256(offs.as_ptr() as *const __m256i);
+            let v = _mm256_i32gather_epi32::<1>(bytes.as_ptr() as *const i32, idx);
+            _mm256_storeu_si256(out.as_mut_ptr() as *mut __m256i, v);
+        }
+        return Some(out);
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "avx2"))]
+    if N == 4 {
+        use std::arch::x86_64::{__m128i, _mm_i32gather_epi32, _mm_loadu_si128, _mm_storeu_si128};
+        let mut out = [0i32; N];
+        // SAFETY: the build targets AVX2 (cfg above). `offs` and `out` are
+        // 4 i32s = 16 bytes, inside for the unaligned 128-bit load and
+        // store. Each gathered 4-byte read at `bytes.as_ptr() + offs[l]`
+        // is inside `bytes` by the caller's check; no alignment needed.
+        unsafe {
+            let idx = _mm_loadu_si128(offs.as_ptr() as *const __m128i);
+            let v = _mm_i32gather_epi32::<1>(bytes.as_ptr() as *const i32, idx);
+            _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, v);
+        }
+        return Some(out);
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check<const N: usize>(bytes: &[u8], seed: u32) {
+        let mut s = seed;
+        for _ in 0..20_000 {
+            let mut offs = [0i32; N];
+            for o in &mut offs {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                // Mostly inside, sometimes at the very end, past it, or
+                // negative.
+                *o = match s % 16 {
+                    0 => bytes.len() as i32 - 4,
+                    1 => bytes.len() as i32 - 3,
+                    2 => -1,
+                    _ => (s >> 8) as i32 % (bytes.len() as i32 - 3),
+                };
+            }
+            let base = (s % 3) as usize;
+            let lo = *offs.iter().min().unwrap();
+            let hi = *offs.iter().max().unwrap();
+            assert_eq!(
+                load_u32(bytes, base, offs, lo, hi),
+                load_u32_scalar(bytes, base, offs),
+                "{offs:?} base {base}"
+            );
+        }
+    }
+
+    #[test]
+    fn gathers_match_scalar_loads_lane_by_lane() {
+        let bytes: Vec<u8> = (0..4099u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+            .collect();
+        check::<4>(&bytes, 1);
+        check::<8>(&bytes, 2);
+        check::<16>(&bytes, 3);
+        // The last word, exactly.
+        let n = bytes.len();
+        let w = i32::from_le_bytes(bytes[n - 4..].try_into().unwrap());
+        assert_eq!(
+            load_u32(&bytes, 0, [n as i32 - 4; 16], n as i32 - 4, n as i32 - 4),
+            [w; 16]
+        );
+        assert_eq!(
+            load_u32(&bytes, 1, [n as i32 - 4; 8], n as i32 - 4, n as i32 - 4),
+            [0; 8]
+        );
+    }
+}
