@@ -2,8 +2,9 @@
 //! kernels' texel loads (`batch.rs`). Reading a 32-bit word per lane with
 //! scalar loads costs a bounds check, a load and a store per lane and then
 //! a stalled vector reload; one `vpgatherdd` does all lanes. Measured with
-//! `examples/profile_quads` (bilinear RGBA8 2D, Zen 4, `target-cpu=native`):
-//! see the commit that added this module for the figures.
+//! `examples/profile_quads` on Zen 4 (`target-cpu=native`, AVX-512),
+//! Mquads per CPU-second of `sample_quads_rgba`: bilinear RGBA8 2D 16.4
+//! with scalar loads, 19.5 with gathers; trilinear 10.6 -> 12.8.
 //!
 //! Every function here has a safe twin ([`load_u32_scalar`]) that it must
 //! equal, and callers get the safe path whenever a lane could read outside
