@@ -107,22 +107,6 @@ pub(crate) fn write_rgba<const N: usize>(
     }
 }
 
-/// The level every lane with a non-zero weight reads, if they agree.
-#[inline(always)]
-fn uniform_level<const N: usize>(level: [f32; N], weight: [f32; N]) -> Option<u32> {
-    let mut first = None;
-    for i in 0..N {
-        if weight[i] != 0.0 {
-            match first {
-                None => first = Some(level[i]),
-                Some(l) if l != level[i] => return None,
-                Some(_) => {}
-            }
-        }
-    }
-    Some(first.unwrap_or(0.0) as u32)
-}
-
 macro_rules! batch_kernel {
     ($(#[$meta:meta])* $m:ident, $F:ident, $I:ident, $N:literal) => {
         $(#[$meta])*
@@ -175,6 +159,22 @@ macro_rules! batch_kernel {
                 (x.is_nan() | x.simd_lt(F::ZERO)).select(F::splat(f32::NAN), r)
             }
 
+            /// The level every lane with a non-zero weight reads, if they
+            /// agree (levels are small whole numbers here); 0 when no lane
+            /// weighs it.
+            #[inline(always)]
+            fn uniform(level: F, weight: F) -> Option<u32> {
+                let live: I = bytemuck::cast(weight.simd_ne(F::ZERO));
+                let l = level.trunc_int();
+                let lo = live.select(l, I::splat(i32::MAX)).reduce_min();
+                let hi = live.select(l, I::splat(i32::MIN)).reduce_max();
+                match lo {
+                    i32::MAX => Some(0),
+                    _ if lo == hi => Some(lo as u32),
+                    _ => None,
+                }
+            }
+
             /// `f32::clamp` on every lane (NaN stays NaN).
             #[inline(always)]
             fn clamp(x: F, lo: f32, hi: f32) -> F {
@@ -222,23 +222,48 @@ macro_rules! batch_kernel {
                 if quads.len() != Q || quads.iter().any(|q| q.running() != 0xf) {
                     return None;
                 }
-                let mut s = [0.0f32; N];
-                let mut t = [0.0f32; N];
+                // Per quad: its lanes' (s, t, layer) by one 4x4 transpose,
+                // and d(s, t)/dx, d(s, t)/dy by lane shuffles
+                // (`lane_derivatives`); then the quads side by side.
+                let fine = args.derivatives.unwrap_or(p.derivatives) == Derivatives::Fine;
+                let implicit = matches!(args.lod, Lod::Implicit | Lod::Bias(_));
+                let mut cs = [F4::ZERO; Q];
+                let mut ct = [F4::ZERO; Q];
+                let mut dd = [[F4::ZERO; Q]; 4];
+                let mut a0 = None;
+                let mut same_a = true;
                 for (q, quad) in quads.iter().enumerate() {
-                    for l in 0..4 {
-                        s[4 * q + l] = quad.coords[l][0];
-                        t[4 * q + l] = quad.coords[l][1];
+                    let [cs_q, ct_q, _, ca] = F4::transpose(quad.coords.map(F4::new));
+                    cs[q] = cs_q;
+                    ct[q] = ct_q;
+                    let a = ca.to_array();
+                    let first = *a0.get_or_insert(a[0]);
+                    same_a &= a.iter().all(|x| x.to_bits() == first.to_bits());
+                    if implicit {
+                        for (k, v) in [cs_q, ct_q].into_iter().enumerate() {
+                            let v = v.to_array();
+                            let pick = |i: [usize; 4]| F4::new(i.map(|i| v[i]));
+                            let (x1, x0, y1, y0) = if fine {
+                                ([1, 1, 3, 3], [0, 0, 2, 2], [2, 3, 2, 3], [0, 1, 0, 1])
+                            } else {
+                                ([1; 4], [0; 4], [2; 4], [0; 4])
+                            };
+                            dd[k][q] = pick(x1) - pick(x0);
+                            dd[2 + k][q] = pick(y1) - pick(y0);
+                        }
                     }
                 }
+                let join = |v: [F4; Q]| -> F { bytemuck::cast(v) };
+                let lanes4 = |v: [f32; 4]| -> F { join([F4::new(v); Q]) };
                 let layer = if view.kind.is_array() {
-                    let a0 = quads[0].coords[0][3];
+                    let a0 = a0.unwrap_or(0.0);
                     let l0 = select_layer(a0, view.layer_count, p.layer_round);
-                    for quad in quads {
-                        for c in &quad.coords {
-                            if c[3].to_bits() != a0.to_bits()
-                                && select_layer(c[3], view.layer_count, p.layer_round) != l0
-                            {
-                                return None;
+                    if !same_a {
+                        for quad in quads {
+                            for c in &quad.coords {
+                                if select_layer(c[3], view.layer_count, p.layer_round) != l0 {
+                                    return None;
+                                }
                             }
                         }
                     }
@@ -246,51 +271,29 @@ macro_rules! batch_kernel {
                 } else {
                     0
                 };
-                // Per lane d(s, t)/dx and d(s, t)/dy, an explicit lambda, a
-                // shader bias (`lane_derivatives` and `lane_lod`).
-                let mut d = [[0.0f32; N]; 4];
-                let mut bias = [0.0f32; N];
+                let mut bias = F::ZERO;
                 let mut shader_lambda = None;
-                match args.lod {
-                    Lod::Implicit | Lod::Bias(_) => {
-                        let fine = args.derivatives.unwrap_or(p.derivatives) == Derivatives::Fine;
-                        for (q, quad) in quads.iter().enumerate() {
-                            let c = &quad.coords;
-                            for l in 0..4 {
-                                let (x1, x0, y1, y0) = if fine {
-                                    (l | 1, l & 2, l | 2, l & 1)
-                                } else {
-                                    (1, 0, 2, 0)
-                                };
-                                let i = 4 * q + l;
-                                d[0][i] = c[x1][0] - c[x0][0];
-                                d[1][i] = c[x1][1] - c[x0][1];
-                                d[2][i] = c[y1][0] - c[y0][0];
-                                d[3][i] = c[y1][1] - c[y0][1];
-                                if let Lod::Bias(b) = args.lod {
-                                    bias[i] = b[l];
-                                }
-                            }
-                        }
+                let d: [F; 4] = match args.lod {
+                    Lod::Implicit => dd.map(join),
+                    Lod::Bias(b) => {
+                        bias = lanes4(b);
+                        dd.map(join)
                     }
-                    Lod::Grad { ddx, ddy } => {
-                        for i in 0..N {
-                            let l = i & 3;
-                            d[0][i] = ddx[l][0];
-                            d[1][i] = ddx[l][1];
-                            d[2][i] = ddy[l][0];
-                            d[3][i] = ddy[l][1];
-                        }
+                    Lod::Grad { ddx, ddy } => [
+                        lanes4(ddx.map(|g| g[0])),
+                        lanes4(ddx.map(|g| g[1])),
+                        lanes4(ddy.map(|g| g[0])),
+                        lanes4(ddy.map(|g| g[1])),
+                    ],
+                    Lod::Base => {
+                        shader_lambda = Some(F::ZERO);
+                        [F::ZERO; 4]
                     }
-                    Lod::Base => shader_lambda = Some(F::ZERO),
                     Lod::Level(v) => {
-                        let mut lv = [0.0f32; N];
-                        for (i, x) in lv.iter_mut().enumerate() {
-                            *x = v[i & 3];
-                        }
-                        shader_lambda = Some(F::new(lv));
+                        shader_lambda = Some(lanes4(v));
+                        [F::ZERO; 4]
                     }
-                }
+                };
                 // `Ctx::footprint` and the isotropic `footprint_lambda`.
                 let lambda_base = match shader_lambda {
                     Some(l) => l,
@@ -298,8 +301,8 @@ macro_rules! batch_kernel {
                         let w0 = F::splat(ctx.base[0] as f32);
                         let h0 = F::splat(ctx.base[1] as f32);
                         let z = F::ZERO;
-                        let (jx0, jx1) = (F::new(d[0]) * w0, F::new(d[1]) * h0);
-                        let (jy0, jy1) = (F::new(d[2]) * w0, F::new(d[3]) * h0);
+                        let (jx0, jx1) = (d[0] * w0, d[1] * h0);
+                        let (jy0, jy1) = (d[2] * w0, d[3] * h0);
                         let a = jx0 * jx0 + jx1 * jx1 + z * z;
                         let c = jy0 * jy0 + jy1 * jy1 + z * z;
                         log2(a.sqrt().max(c.sqrt()))
@@ -307,7 +310,7 @@ macro_rules! batch_kernel {
                 };
                 // `Ctx::select`.
                 let b = clamp(
-                    F::splat(smp.mip_lod_bias) + F::new(bias),
+                    F::splat(smp.mip_lod_bias) + bias,
                     -p.max_lod_bias,
                     p.max_lod_bias,
                 );
@@ -334,7 +337,7 @@ macro_rules! batch_kernel {
                             MipNearest::FloorHalf => (dl + F::splat(0.5)).floor(),
                         };
                         let l = clamp(l, 0.0, q);
-                        let lv = uniform_level(l.to_array(), [1.0; N])?;
+                        let lv = uniform(l, F::ONE)?;
                         [(lv, F::ONE), (0, F::ZERO)]
                     }
                     MipmapMode::Linear => {
@@ -342,14 +345,14 @@ macro_rules! batch_kernel {
                         let delta = quantize(dl - hi, p.lod_frac_bits, p.frac_round);
                         let lo = (hi + F::ONE).min(F::splat(q));
                         let (w0, w1) = (F::ONE - delta, delta);
-                        let l0 = uniform_level(hi.to_array(), w0.to_array())?;
-                        let l1 = uniform_level(lo.to_array(), w1.to_array())?;
+                        let l0 = uniform(hi, w0)?;
+                        let l1 = uniform(lo, w1)?;
                         [(l0, w0), (l1, w1)]
                     }
                 };
                 Some(Sel {
-                    s: F::new(s),
-                    t: F::new(t),
+                    s: join(cs),
+                    t: join(ct),
                     layer: view.base_layer + layer,
                     linear,
                     levels,
