@@ -34,12 +34,10 @@ use crate::reference::{
 use crate::simd::F4;
 
 /// Whether a view and call belong to the batched family at all (the
-/// per-batch checks come later): 2D or 2D-array, normalized coordinates,
-/// isotropic. The caller has checked `kernel::handles`.
+/// per-batch checks come later): 2D or 2D-array, normalized coordinates.
+/// The caller has checked `kernel::handles`.
 pub(crate) fn handles(ctx: &Ctx<'_>) -> bool {
-    matches!(ctx.view.kind, TextureKind::D2 | TextureKind::D2Array)
-        && !ctx.smp.unnormalized
-        && ctx.profile.aniso_levels.quantize(ctx.smp.max_anisotropy) <= 1.0
+    matches!(ctx.view.kind, TextureKind::D2 | TextureKind::D2Array) && !ctx.smp.unnormalized
 }
 
 /// 1.0 for a linear filter, 0.0 for nearest.
@@ -129,6 +127,10 @@ macro_rules! batch_kernel {
                 pub(crate) layer: u32,
                 pub(crate) linear: F,
                 pub(crate) levels: [(u32, F); 2],
+                /// Anisotropic taps per lane (1: isotropic).
+                pub(crate) taps: I,
+                /// The taps' axis in (s, t) per lane.
+                pub(crate) axis: [F; 2],
             }
 
             /// `reference::log2` on every lane, operation for operation.
@@ -294,7 +296,11 @@ macro_rules! batch_kernel {
                         [F::ZERO; 4]
                     }
                 };
-                // `Ctx::footprint` and the isotropic `footprint_lambda`.
+                // `Ctx::footprint`, `footprint_lambda` and the anisotropic
+                // taps of `Ctx::lambda`.
+                let max_aniso = p.aniso_levels.quantize(smp.max_anisotropy);
+                let mut taps = I::splat(1);
+                let mut axis = [F::ZERO; 2];
                 let lambda_base = match shader_lambda {
                     Some(l) => l,
                     None => {
@@ -305,7 +311,33 @@ macro_rules! batch_kernel {
                         let (jy0, jy1) = (d[2] * w0, d[3] * h0);
                         let a = jx0 * jx0 + jx1 * jx1 + z * z;
                         let c = jy0 * jy0 + jy1 * jy1 + z * z;
-                        log2(a.sqrt().max(c.sqrt()))
+                        if max_aniso <= 1.0 {
+                            log2(a.sqrt().max(c.sqrt()))
+                        } else {
+                            let b = jx0 * jy0 + jx1 * jy1 + z * z;
+                            let half = F::splat(0.5);
+                            let root = ((a - c) * (a - c) + F::splat(4.0) * b * b).sqrt();
+                            let s1 = ((a + c + root) * half).max(F::ZERO).sqrt();
+                            let s2 = ((a + c - root) * half).max(F::ZERO).sqrt();
+                            let ma = F::splat(max_aniso);
+                            let eta = s2.simd_eq(F::ZERO).select(ma, (s1 / s2).min(ma));
+                            let eta = (s1.simd_eq(F::ZERO) | !s1.is_finite()).select(F::ONE, eta);
+                            taps = clamp(eta.ceil(), 1.0, 16.0).trunc_int();
+                            // Major axis in screen space: the eigenvector of
+                            // J^T J for s1^2, then through the derivatives.
+                            let l1 = s1 * s1;
+                            let (vx, vy) = (b, l1 - a);
+                            let small = (vx.abs() + vy.abs()).simd_lt(F::splat(1e-20));
+                            let (vx, vy) = (small.select(l1 - c, vx), small.select(b, vy));
+                            let len = (vx * vx + vy * vy).sqrt();
+                            let ok = len.simd_gt(F::ZERO) & len.is_finite();
+                            let (ux, uy) = (vx / len, vy / len);
+                            axis = [
+                                ok.select(d[0] * ux + d[2] * uy, F::ZERO),
+                                ok.select(d[1] * ux + d[3] * uy, F::ZERO),
+                            ];
+                            log2(s1 / eta)
+                        }
                     }
                 };
                 // `Ctx::select`.
@@ -356,13 +388,18 @@ macro_rules! batch_kernel {
                     layer: view.base_layer + layer,
                     linear,
                     levels,
+                    taps,
+                    axis,
                 })
             }
 
             /// Nearest or bilinear reads of the selected levels, weighted
-            /// and summed (`reference::filter_level`). `cube`: `sel` holds
-            /// face coordinates (no texel offsets; seamless views must not
-            /// cross an edge). `None`: not for this kernel.
+            /// and summed (`reference::filter_level`), with the anisotropic
+            /// taps of `kernel::run` (tap `i` of a lane with `n` taps at
+            /// `st + ((i + 1) / (n + 1) - 1/2) * axis`, weight `w / n`).
+            /// `cube`: `sel` holds face coordinates (no texel offsets;
+            /// seamless views must not cross an edge). `None`: not for this
+            /// kernel.
             #[inline(always)]
             pub(crate) fn filter<D: Fetch>(
                 ctx: &Ctx<'_>,
@@ -371,131 +408,169 @@ macro_rules! batch_kernel {
                 sel: &Sel,
                 cube: bool,
             ) -> Option<[[f32; N]; 4]> {
-                let smp = ctx.smp;
                 let (bw, bh) = ctx.format.block_extent();
                 if !bw.is_power_of_two() || !bh.is_power_of_two() {
                     return None;
                 }
-                let bshift = [bw.trailing_zeros(), bh.trailing_zeros()];
                 let tex = &ctx.view.texture;
-                let bytes = tex.bytes();
-                let packed = fetch.rgba8();
-                let linear = sel.linear;
+                let max_taps = sel.taps.reduce_max();
+                let n = sel.taps.round_float();
                 let mut total = [F::splat(-0.0); 4];
                 for &(level, wl) in &sel.levels {
-                    let used = wl.simd_ne(F::ZERO);
-                    if !used.any() {
+                    if !wl.simd_ne(F::ZERO).any() {
                         continue;
                     }
                     let sub = tex.subresource(ctx.view.base_level + level, sel.layer, 0)?;
-                    let size = [sub.extent.width as i32, sub.extent.height as i32];
-                    let (tw, th) = (sub.tile_w_log2, sub.tile_h_log2);
-                    let common = tw.min(th);
-                    let mut wts = [[F::ONE, F::ZERO]; 2];
-                    let mut part = [[I::ZERO; 2]; 2];
-                    let mut inner = [[I::ZERO; 2]; 2];
-                    for (k, st) in [sel.s, sel.t].into_iter().enumerate() {
-                        let mut u = st * F::splat(size[k] as f32);
-                        if !cube {
-                            u += F::splat(offset[k] as f32);
-                        }
-                        let x = linear.select(u - F::splat(0.5), u);
-                        let a = linear.select(
-                            quantize(frac(x), ctx.profile.weight_frac_bits, ctx.profile.frac_round),
-                            F::ZERO,
-                        );
-                        wts[k] = [F::ONE - a, a];
-                        let fl = x.floor();
-                        // NaN and out-of-range lanes fail the comparison.
-                        if !fl.abs().simd_lt(F::splat(16_777_216.0)).all() {
-                            return None;
-                        }
-                        let i0 = fl.trunc_int();
-                        let n = size[k];
-                        let seamless = cube && smp.seamless_cube;
-                        if seamless {
-                            // A linear footprint across a face edge needs
-                            // the neighbour face: the reference's job.
-                            let lin_m: I = bytemuck::cast(linear);
-                            let out = (i0.simd_lt(I::ZERO) | i0.simd_gt(I::splat(n - 2))) & lin_m;
-                            if out.any() {
-                                return None;
-                            }
-                        }
-                        let mode = if seamless {
-                            AddressMode::ClampToEdge
+                    for tap in 0..max_taps {
+                        let (s, t, tw) = if max_taps > 1 {
+                            let on = I::splat(tap).simd_lt(sel.taps);
+                            let moved: F = bytemuck::cast(on & sel.taps.simd_gt(I::splat(1)));
+                            let f = F::splat((tap + 1) as f32) / (n + F::ONE) - F::splat(0.5);
+                            let on: F = bytemuck::cast(on);
+                            (
+                                moved.select(sel.s + f * sel.axis[0], sel.s),
+                                moved.select(sel.t + f * sel.axis[1], sel.t),
+                                on.select(wl / n, F::ZERO),
+                            )
                         } else {
-                            smp.address[k]
+                            (sel.s, sel.t, wl)
                         };
-                        for (tap, i) in [i0, i0 + I::splat(1)].into_iter().enumerate() {
-                            let w = match mode {
-                                AddressMode::Repeat if n & (n - 1) == 0 => i & I::splat(n - 1),
-                                AddressMode::ClampToEdge => i.max(I::ZERO).min(I::splat(n - 1)),
-                                _ => return None,
-                            };
-                            inner[k][tap] = w & I::splat((1 << bshift[k]) - 1);
-                            let w = w >> bshift[k];
-                            part[k][tap] = if k == 0 {
-                                let inn = w & I::splat((1 << tw) - 1);
-                                let low = part1by1(inn & I::splat((1 << common) - 1));
-                                let high = (inn >> common) << (2 * common);
-                                ((w >> tw) << (tw + th)) + (low | high)
-                            } else {
-                                let inn = w & I::splat((1 << th) - 1);
-                                let low = part1by1(inn & I::splat((1 << common) - 1)) << 1;
-                                let high = (inn >> common) << (2 * common);
-                                (((w >> th) * I::splat(sub.tiles_x as i32)) << (tw + th))
-                                    + (low | high)
-                            };
+                        let used = tw.simd_ne(F::ZERO);
+                        if !used.any() {
+                            continue;
                         }
-                    }
-                    let bb = sub.block_bytes as usize;
-                    let mut acc = [F::splat(-0.0); 4];
-                    for ky in 0..2 {
-                        for kx in 0..2 {
-                            let w = wts[0][kx] * wts[1][ky];
-                            let live = w.simd_ne(F::ZERO);
-                            if !live.any() {
-                                continue;
-                            }
-                            let blk = part[0][kx] + part[1][ky];
-                            let ch = match packed {
-                                // Byte offsets fit i32 lanes: one gather.
-                                Some((bgra, srgb)) if sub.size <= i32::MAX as usize => {
-                                    let off: I = blk << 2;
-                                    let raw = crate::arch::load_u32(
-                                        bytes,
-                                        sub.offset,
-                                        off.to_array(),
-                                        off.reduce_min(),
-                                        off.reduce_max(),
-                                    );
-                                    decode_rgba8(I::new(raw), bgra, srgb)
-                                }
-                                _ => {
-                                    let blk = blk.to_array();
-                                    let (tx, ty) = (inner[0][kx].to_array(), inner[1][ky].to_array());
-                                    let mut v = [[0.0f32; N]; 4];
-                                    for l in 0..N {
-                                        let o = sub.offset + blk[l] as usize * bb;
-                                        let t = fetch.texel(bytes, o, tx[l] as u32, ty[l] as u32);
-                                        for c in 0..4 {
-                                            v[c][l] = t[c];
-                                        }
-                                    }
-                                    v.map(F::new)
-                                }
-                            };
-                            for c in 0..4 {
-                                acc[c] = live.select(acc[c] + w * ch[c], acc[c]);
-                            }
+                        let acc = bilerp(ctx, fetch, &sub, s, t, sel.linear, offset, cube)?;
+                        for c in 0..4 {
+                            total[c] = used.select(total[c] + tw * acc[c], total[c]);
                         }
-                    }
-                    for c in 0..4 {
-                        total[c] = used.select(total[c] + wl * acc[c], total[c]);
                     }
                 }
                 Some(total.map(|v| v.to_array()))
+            }
+
+            /// One nearest or bilinear read of `sub` at `(s, t)` on every
+            /// lane (`linear` picks per lane).
+            #[inline(always)]
+            #[allow(clippy::too_many_arguments)]
+            fn bilerp<D: Fetch>(
+                ctx: &Ctx<'_>,
+                fetch: &mut D,
+                sub: &quadtex_format::Subresource,
+                s: F,
+                t: F,
+                linear: F,
+                offset: [i32; 3],
+                cube: bool,
+            ) -> Option<[F; 4]> {
+                let smp = ctx.smp;
+                let (bw, bh) = ctx.format.block_extent();
+                let bshift = [bw.trailing_zeros(), bh.trailing_zeros()];
+                let bytes = ctx.view.texture.bytes();
+                let packed = fetch.rgba8();
+                let size = [sub.extent.width as i32, sub.extent.height as i32];
+                let (tw, th) = (sub.tile_w_log2, sub.tile_h_log2);
+                let common = tw.min(th);
+                let mut wts = [[F::ONE, F::ZERO]; 2];
+                let mut part = [[I::ZERO; 2]; 2];
+                let mut inner = [[I::ZERO; 2]; 2];
+                for (k, st) in [s, t].into_iter().enumerate() {
+                    let mut u = st * F::splat(size[k] as f32);
+                    if !cube {
+                        u += F::splat(offset[k] as f32);
+                    }
+                    let x = linear.select(u - F::splat(0.5), u);
+                    let a = linear.select(
+                        quantize(frac(x), ctx.profile.weight_frac_bits, ctx.profile.frac_round),
+                        F::ZERO,
+                    );
+                    wts[k] = [F::ONE - a, a];
+                    let fl = x.floor();
+                    // NaN and out-of-range lanes fail the comparison.
+                    if !fl.abs().simd_lt(F::splat(16_777_216.0)).all() {
+                        return None;
+                    }
+                    let i0 = fl.trunc_int();
+                    let n = size[k];
+                    let seamless = cube && smp.seamless_cube;
+                    if seamless {
+                        // A linear footprint across a face edge needs
+                        // the neighbour face: the reference's job.
+                        let lin_m: I = bytemuck::cast(linear);
+                        let out = (i0.simd_lt(I::ZERO) | i0.simd_gt(I::splat(n - 2))) & lin_m;
+                        if out.any() {
+                            return None;
+                        }
+                    }
+                    let mode = if seamless {
+                        AddressMode::ClampToEdge
+                    } else {
+                        smp.address[k]
+                    };
+                    for (tap, i) in [i0, i0 + I::splat(1)].into_iter().enumerate() {
+                        let w = match mode {
+                            AddressMode::Repeat if n & (n - 1) == 0 => i & I::splat(n - 1),
+                            AddressMode::ClampToEdge => i.max(I::ZERO).min(I::splat(n - 1)),
+                            _ => return None,
+                        };
+                        inner[k][tap] = w & I::splat((1 << bshift[k]) - 1);
+                        let w = w >> bshift[k];
+                        part[k][tap] = if k == 0 {
+                            let inn = w & I::splat((1 << tw) - 1);
+                            let low = part1by1(inn & I::splat((1 << common) - 1));
+                            let high = (inn >> common) << (2 * common);
+                            ((w >> tw) << (tw + th)) + (low | high)
+                        } else {
+                            let inn = w & I::splat((1 << th) - 1);
+                            let low = part1by1(inn & I::splat((1 << common) - 1)) << 1;
+                            let high = (inn >> common) << (2 * common);
+                            (((w >> th) * I::splat(sub.tiles_x as i32)) << (tw + th))
+                                + (low | high)
+                        };
+                    }
+                }
+                let bb = sub.block_bytes as usize;
+                let mut acc = [F::splat(-0.0); 4];
+                for ky in 0..2 {
+                    for kx in 0..2 {
+                        let w = wts[0][kx] * wts[1][ky];
+                        let live = w.simd_ne(F::ZERO);
+                        if !live.any() {
+                            continue;
+                        }
+                        let blk = part[0][kx] + part[1][ky];
+                        let ch = match packed {
+                            // Byte offsets fit i32 lanes: one gather.
+                            Some((bgra, srgb)) if sub.size <= i32::MAX as usize => {
+                                let off: I = blk << 2;
+                                let raw = crate::arch::load_u32(
+                                    bytes,
+                                    sub.offset,
+                                    off.to_array(),
+                                    off.reduce_min(),
+                                    off.reduce_max(),
+                                );
+                                decode_rgba8(I::new(raw), bgra, srgb)
+                            }
+                            _ => {
+                                let blk = blk.to_array();
+                                let (tx, ty) = (inner[0][kx].to_array(), inner[1][ky].to_array());
+                                let mut v = [[0.0f32; N]; 4];
+                                for l in 0..N {
+                                    let o = sub.offset + blk[l] as usize * bb;
+                                    let t = fetch.texel(bytes, o, tx[l] as u32, ty[l] as u32);
+                                    for c in 0..4 {
+                                        v[c][l] = t[c];
+                                    }
+                                }
+                                v.map(F::new)
+                            }
+                        };
+                        for c in 0..4 {
+                            acc[c] = live.select(acc[c] + w * ch[c], acc[c]);
+                        }
+                    }
+                }
+                Some(acc)
             }
 
             /// RGBA8 / BGRA8 words to floats: `code / 255` (the exact

@@ -573,6 +573,8 @@ pub(crate) fn sample_cube(
         }))
         .simd_eq(F4::ONE),
         levels: [pass(0)?, pass(1)?],
+        taps: crate::simd::I4::splat(1),
+        axis: [F4::ZERO; 2],
     };
     let rgba = match decoder {
         Decoder::Rgba8(d) => batch::w4::filter(ctx, d, [0; 3], &sel, true),

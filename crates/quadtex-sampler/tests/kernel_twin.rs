@@ -400,10 +400,15 @@ fn batched_kernels_match_the_reference_bit_for_bit() {
                         mip_lod_bias: rng.pick(&[0.0, 0.0, 0.75, -1.5]),
                         min_lod: rng.pick(&[0.0, 0.0, 0.5]),
                         max_lod: rng.pick(&[1000.0, 2.25]),
+                        max_anisotropy: rng.pick(&[1.0, 1.0, 2.0, 4.0, 16.0]),
                         ..Default::default()
                     };
                     let profile = rng.pick(&[Profile::VULKAN, Profile::NV_SASS, Profile::D3D11]);
-                    let lod = match rng.u() % 5 {
+                    let lod = match rng.u() % 6 {
+                        5 => Lod::Grad {
+                            ddx: [[0.01, 0.002, 0.0]; 4],
+                            ddy: [[0.003, 0.12, 0.0]; 4],
+                        },
                         0 | 1 => Lod::Implicit,
                         2 => Lod::Bias([0, 1, 2, 3].map(|_| rng.f() * 4.0 - 2.0)),
                         3 => {
@@ -423,6 +428,8 @@ fn batched_kernels_match_the_reference_bit_for_bit() {
                     // A 16x4-quad tile: neighbouring quads, one footprint.
                     let (u0, v0) = (rng.f() * 2.0 - 0.5, rng.f() * 2.0 - 0.5);
                     let step = rng.pick(&[0.3, 1.0, 1.7, 4.0]) / w as f32;
+                    // Ground-plane footprints: stretched along t.
+                    let stretch = rng.pick(&[0.9, 0.9, 6.0, 17.0]);
                     let layer = rng.pick(&[0.0, 1.0, 1.4, 2.6]);
                     let quads: Vec<Quad> = (0..64)
                         .map(|i| {
@@ -430,7 +437,7 @@ fn batched_kernels_match_the_reference_bit_for_bit() {
                             let mut coords = [0, 1, 2, 3].map(|l| {
                                 let x = (2 * qx + (l & 1)) as f32;
                                 let y = (2 * qy + (l >> 1)) as f32;
-                                [u0 + x * step, v0 + y * step * 0.9, 0.0, layer]
+                                [u0 + x * step, v0 + y * step * stretch, 0.0, layer]
                             });
                             if rng.u().is_multiple_of(24) {
                                 let l = (rng.u() % 4) as usize;
