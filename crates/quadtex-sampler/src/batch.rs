@@ -34,10 +34,14 @@ use crate::reference::{
 use crate::simd::F4;
 
 /// Whether a view and call belong to the batched family at all (the
-/// per-batch checks come later): 2D or 2D-array, normalized coordinates.
-/// The caller has checked `kernel::handles`.
+/// per-batch checks come later): 2D, 2D-array, cube or cube-array views
+/// with normalized coordinates. The caller has checked `kernel::handles`
+/// or `kernel::handles_cube`.
 pub(crate) fn handles(ctx: &Ctx<'_>) -> bool {
-    matches!(ctx.view.kind, TextureKind::D2 | TextureKind::D2Array) && !ctx.smp.unnormalized
+    matches!(
+        ctx.view.kind,
+        TextureKind::D2 | TextureKind::D2Array | TextureKind::Cube | TextureKind::CubeArray
+    ) && !ctx.smp.unnormalized
 }
 
 /// 1.0 for a linear filter, 0.0 for nearest.
@@ -214,88 +218,202 @@ macro_rules! batch_kernel {
                 (v | (v << 1)) & I::splat(0x55)
             }
 
-            /// Coordinates, derivatives and `Ctx::select` for `Q` full 2D
-            /// quads, on all lanes. `None`: not for this kernel.
+            /// The quads' coordinates on all lanes (per quad one 4x4
+            /// transpose, then the quads side by side): components
+            /// `[s|x, t|y, r|z, layer]`, and for implicit LODs d/dx and d/dy
+            /// of the first three by lane shuffles (`lane_derivatives`,
+            /// fine or coarse); explicit gradients per lane for `Grad`.
+            /// `None` unless `Q` full quads.
             #[inline(always)]
-            pub(crate) fn select(ctx: &Ctx<'_>, args: &SampleArgs, quads: &[Quad]) -> Option<Sel> {
-                let smp = ctx.smp;
-                let p = ctx.profile;
-                let view = ctx.view;
+            fn coords(ctx: &Ctx<'_>, args: &SampleArgs, quads: &[Quad]) -> Option<([F; 4], [[F; 3]; 2])> {
                 if quads.len() != Q || quads.iter().any(|q| q.running() != 0xf) {
                     return None;
                 }
-                // Per quad: its lanes' (s, t, layer) by one 4x4 transpose,
-                // and d(s, t)/dx, d(s, t)/dy by lane shuffles
-                // (`lane_derivatives`); then the quads side by side.
-                let fine = args.derivatives.unwrap_or(p.derivatives) == Derivatives::Fine;
+                let fine = args.derivatives.unwrap_or(ctx.profile.derivatives) == Derivatives::Fine;
                 let implicit = matches!(args.lod, Lod::Implicit | Lod::Bias(_));
-                let mut cs = [F4::ZERO; Q];
-                let mut ct = [F4::ZERO; Q];
-                let mut dd = [[F4::ZERO; Q]; 4];
-                let mut a0 = None;
-                let mut same_a = true;
+                let mut comp = [[F4::ZERO; Q]; 4];
+                let mut dd = [[[F4::ZERO; Q]; 3]; 2];
                 for (q, quad) in quads.iter().enumerate() {
-                    let [cs_q, ct_q, _, ca] = F4::transpose(quad.coords.map(F4::new));
-                    cs[q] = cs_q;
-                    ct[q] = ct_q;
-                    let a = ca.to_array();
-                    let first = *a0.get_or_insert(a[0]);
-                    same_a &= a.iter().all(|x| x.to_bits() == first.to_bits());
+                    let t = F4::transpose(quad.coords.map(F4::new));
+                    for k in 0..4 {
+                        comp[k][q] = t[k];
+                    }
                     if implicit {
-                        for (k, v) in [cs_q, ct_q].into_iter().enumerate() {
-                            let v = v.to_array();
+                        let (x1, x0, y1, y0) = if fine {
+                            ([1, 1, 3, 3], [0, 0, 2, 2], [2, 3, 2, 3], [0, 1, 0, 1])
+                        } else {
+                            ([1; 4], [0; 4], [2; 4], [0; 4])
+                        };
+                        for k in 0..3 {
+                            let v = t[k].to_array();
                             let pick = |i: [usize; 4]| F4::new(i.map(|i| v[i]));
-                            let (x1, x0, y1, y0) = if fine {
-                                ([1, 1, 3, 3], [0, 0, 2, 2], [2, 3, 2, 3], [0, 1, 0, 1])
-                            } else {
-                                ([1; 4], [0; 4], [2; 4], [0; 4])
-                            };
-                            dd[k][q] = pick(x1) - pick(x0);
-                            dd[2 + k][q] = pick(y1) - pick(y0);
+                            dd[0][k][q] = pick(x1) - pick(x0);
+                            dd[1][k][q] = pick(y1) - pick(y0);
                         }
                     }
                 }
-                let join = |v: [F4; Q]| -> F { bytemuck::cast(v) };
-                let lanes4 = |v: [f32; 4]| -> F { join([F4::new(v); Q]) };
+                let d = match args.lod {
+                    Lod::Grad { ddx, ddy } => [
+                        [0, 1, 2].map(|k| lanes4(ddx.map(|g| g[k]))),
+                        [0, 1, 2].map(|k| lanes4(ddy.map(|g| g[k]))),
+                    ],
+                    _ => dd.map(|a| a.map(join)),
+                };
+                Some((comp.map(join), d))
+            }
+
+            /// `Q` quads' `[f32; 4]` registers as one.
+            #[inline(always)]
+            fn join(v: [F4; Q]) -> F {
+                bytemuck::cast(v)
+            }
+
+            /// A per-lane quad value on every quad's lanes.
+            #[inline(always)]
+            fn lanes4(v: [f32; 4]) -> F {
+                join([F4::new(v); Q])
+            }
+
+            /// The explicit lambda (`Base`, `Level`) and the shader bias
+            /// per lane (`lane_lod`, full quads).
+            #[inline(always)]
+            fn lod_inputs(args: &SampleArgs) -> (Option<F>, F) {
+                match args.lod {
+                    Lod::Base => (Some(F::ZERO), F::ZERO),
+                    Lod::Level(v) => (Some(lanes4(v)), F::ZERO),
+                    Lod::Bias(b) => (None, lanes4(b)),
+                    Lod::Implicit | Lod::Grad { .. } => (None, F::ZERO),
+                }
+            }
+
+            /// `select_layer` of every lane's layer coordinate, if they
+            /// agree.
+            #[inline(always)]
+            fn layer(ctx: &Ctx<'_>, a: F, count: u32) -> Option<u32> {
+                let a = a.to_array();
+                let rule = ctx.profile.layer_round;
+                let l0 = select_layer(a[0], count, rule);
+                let same = a.iter().all(|x| x.to_bits() == a[0].to_bits());
+                (same || a.iter().all(|&x| select_layer(x, count, rule) == l0)).then_some(l0)
+            }
+
+            /// Coordinates, derivatives and `Ctx::select` for `Q` full 2D
+            /// or 2D-array quads, on all lanes. `None`: not for this kernel.
+            #[inline(always)]
+            pub(crate) fn select(ctx: &Ctx<'_>, args: &SampleArgs, quads: &[Quad]) -> Option<Sel> {
+                let view = ctx.view;
+                let (c, dv) = coords(ctx, args, quads)?;
                 let layer = if view.kind.is_array() {
-                    let a0 = a0.unwrap_or(0.0);
-                    let l0 = select_layer(a0, view.layer_count, p.layer_round);
-                    if !same_a {
-                        for quad in quads {
-                            for c in &quad.coords {
-                                if select_layer(c[3], view.layer_count, p.layer_round) != l0 {
-                                    return None;
-                                }
-                            }
-                        }
-                    }
-                    l0
+                    layer(ctx, c[3], view.layer_count)?
                 } else {
                     0
                 };
-                let mut bias = F::ZERO;
-                let mut shader_lambda = None;
-                let d: [F; 4] = match args.lod {
-                    Lod::Implicit => dd.map(join),
-                    Lod::Bias(b) => {
-                        bias = lanes4(b);
-                        dd.map(join)
-                    }
-                    Lod::Grad { ddx, ddy } => [
-                        lanes4(ddx.map(|g| g[0])),
-                        lanes4(ddx.map(|g| g[1])),
-                        lanes4(ddy.map(|g| g[0])),
-                        lanes4(ddy.map(|g| g[1])),
-                    ],
-                    Lod::Base => {
-                        shader_lambda = Some(F::ZERO);
-                        [F::ZERO; 4]
-                    }
-                    Lod::Level(v) => {
-                        shader_lambda = Some(lanes4(v));
-                        [F::ZERO; 4]
+                let (shader_lambda, bias) = lod_inputs(args);
+                let d = [dv[0][0], dv[0][1], dv[1][0], dv[1][1]];
+                let (linear, levels, taps, axis) = lod(ctx, d, shader_lambda, bias)?;
+                Some(Sel {
+                    s: c[0],
+                    t: c[1],
+                    layer: view.base_layer + layer,
+                    linear,
+                    levels,
+                    taps,
+                    axis,
+                })
+            }
+
+            /// `Ctx::cube_coords` (face choice, face coordinates and the
+            /// cube derivative transform) and `Ctx::select` for `Q` full
+            /// cube or cube-array quads on all lanes, when every lane lands
+            /// on one face of one cube and the footprint is isotropic.
+            #[inline(always)]
+            pub(crate) fn select_cube(ctx: &Ctx<'_>, args: &SampleArgs, quads: &[Quad]) -> Option<Sel> {
+                let view = ctx.view;
+                let (c, dv) = coords(ctx, args, quads)?;
+                let [x, y, z, a] = c;
+                // `cube_face`: z beats y beats x on ties.
+                let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+                let zmaj = az.simd_ge(ax) & az.simd_ge(ay);
+                let ymaj = !zmaj & ay.simd_ge(ax);
+                let neg = |v: F| v.simd_lt(F::ZERO);
+                // Faces as floats (small whole numbers).
+                let f = |n: f32| F::splat(n);
+                let face = zmaj.select(
+                    neg(z).select(f(5.0), f(4.0)),
+                    ymaj.select(neg(y).select(f(3.0), f(2.0)), neg(x).select(f(1.0), f(0.0))),
+                );
+                let fi = face.trunc_int();
+                let face0 = fi.reduce_min();
+                if face0 != fi.reduce_max() {
+                    return None;
+                }
+                // `face_axes` for the one face.
+                let axes = |v: [F; 3]| -> (F, F, F) {
+                    let [x, y, z] = v;
+                    match face0 {
+                        0 => (-z, -y, x),
+                        1 => (z, -y, x),
+                        2 => (x, z, y),
+                        3 => (x, -z, y),
+                        4 => (x, -y, z),
+                        _ => (-x, -y, z),
                     }
                 };
+                let (sc, tc, rc) = axes([x, y, z]);
+                let ar = rc.abs();
+                let half = F::splat(0.5);
+                let s = half * sc / ar + half;
+                let t = half * tc / ar + half;
+                let sign = neg(rc).select(F::splat(-1.0), F::ONE);
+                let rc2 = rc * rc;
+                let tr = |dv: [F; 3]| {
+                    let (dsc, dtc, drc) = axes(dv);
+                    let dar = sign * drc;
+                    (
+                        half * (ar * dsc - sc * dar) / rc2,
+                        half * (ar * dtc - tc * dar) / rc2,
+                    )
+                };
+                let (dsdx, dtdx) = tr(dv[0]);
+                let (dsdy, dtdy) = tr(dv[1]);
+                let cube = if view.kind == TextureKind::CubeArray {
+                    layer(ctx, a, view.layer_count / 6)?
+                } else {
+                    0
+                };
+                let (shader_lambda, bias) = lod_inputs(args);
+                let (linear, levels, taps, axis) =
+                    lod(ctx, [dsdx, dtdx, dsdy, dtdy], shader_lambda, bias)?;
+                if taps.reduce_max() > 1 {
+                    return None;
+                }
+                Some(Sel {
+                    s,
+                    t,
+                    layer: view.base_layer + 6 * cube + face0 as u32,
+                    linear,
+                    levels,
+                    taps,
+                    axis,
+                })
+            }
+
+            /// `Ctx::footprint`, `Ctx::lambda` and `Ctx::select` on every
+            /// lane, from the per-lane derivatives `d` = d(s, t)/dx,
+            /// d(s, t)/dy (face coordinates for cubes), or an explicit
+            /// lambda, plus the shader bias: the linear-filter mask, the
+            /// levels with per-lane weights (`None` when lanes disagree on a
+            /// level), the anisotropic taps and their axis.
+            #[inline(always)]
+            pub(crate) fn lod(
+                ctx: &Ctx<'_>,
+                d: [F; 4],
+                shader_lambda: Option<F>,
+                bias: F,
+            ) -> Option<(F, [(u32, F); 2], I, [F; 2])> {
+                let smp = ctx.smp;
+                let p = ctx.profile;
+                let view = ctx.view;
                 // `Ctx::footprint`, `footprint_lambda` and the anisotropic
                 // taps of `Ctx::lambda`.
                 let max_aniso = p.aniso_levels.quantize(smp.max_anisotropy);
@@ -382,15 +500,7 @@ macro_rules! batch_kernel {
                         [(l0, w0), (l1, w1)]
                     }
                 };
-                Some(Sel {
-                    s: join(cs),
-                    t: join(ct),
-                    layer: view.base_layer + layer,
-                    linear,
-                    levels,
-                    taps,
-                    axis,
-                })
+                Some((linear, levels, taps, axis))
             }
 
             /// Nearest or bilinear reads of the selected levels, weighted
@@ -593,6 +703,17 @@ macro_rules! batch_kernel {
                 [colour(r), colour(g), colour(b), unorm(a)]
             }
 
+            /// [`select`] or [`select_cube`] by the view's kind, with the
+            /// texel offset to apply (none on cubes) and the cube flag.
+            #[inline(always)]
+            fn select_any(ctx: &Ctx<'_>, args: &SampleArgs, quads: &[Quad]) -> Option<(Sel, [i32; 3], bool)> {
+                if ctx.view.kind.is_cube() {
+                    Some((select_cube(ctx, args, quads)?, [0; 3], true))
+                } else {
+                    Some((select(ctx, args, quads)?, args.offset, false))
+                }
+            }
+
             /// [`sample`] with lane-major RGBA results.
             #[inline(always)]
             pub(crate) fn sample_rgba<D: Fetch>(
@@ -602,10 +723,10 @@ macro_rules! batch_kernel {
                 quads: &[Quad],
                 out: &mut [[[f32; 4]; 4]],
             ) -> bool {
-                let Some(sel) = select(ctx, args, quads) else {
+                let Some((sel, offset, cube)) = select_any(ctx, args, quads) else {
                     return false;
                 };
-                let Some(rgba) = filter(ctx, fetch, args.offset, &sel, false) else {
+                let Some(rgba) = filter(ctx, fetch, offset, &sel, cube) else {
                     return false;
                 };
                 write_rgba(ctx, rgba, out);
@@ -622,10 +743,10 @@ macro_rules! batch_kernel {
                 quads: &[Quad],
                 out: &mut [QuadResult],
             ) -> bool {
-                let Some(sel) = select(ctx, args, quads) else {
+                let Some((sel, offset, cube)) = select_any(ctx, args, quads) else {
                     return false;
                 };
-                let Some(rgba) = filter(ctx, fetch, args.offset, &sel, false) else {
+                let Some(rgba) = filter(ctx, fetch, offset, &sel, cube) else {
                     return false;
                 };
                 write_out(ctx, rgba, out);

@@ -502,7 +502,7 @@ impl BlockSplit {
     }
 }
 
-/// Whether a cube view can try [`sample_cube`].
+/// Whether a cube view can try the batched kernels (`batch::w4::select_cube`).
 pub(crate) fn handles_cube(ctx: &Ctx<'_>, args: &SampleArgs) -> bool {
     let smp = ctx.smp;
     ctx.view.kind.is_cube()
@@ -513,79 +513,6 @@ pub(crate) fn handles_cube(ctx: &Ctx<'_>, args: &SampleArgs) -> bool {
         && ctx.view.texture.residency().is_none()
         && !ctx.format.has_depth()
         && !ctx.format.has_stencil()
-}
-
-/// A full cube quad whose lanes stay on one face (layer) and whose linear
-/// footprints do not cross an edge: face projection and the derivative
-/// transform per lane (shared with the reference), then `lean2d` on the
-/// face. `None` sends the quad to the reference (edges, corners,
-/// anisotropy, partial quads).
-pub(crate) fn sample_cube(
-    ctx: &Ctx<'_>,
-    decoder: &mut Decoder,
-    args: &SampleArgs,
-    quad: &Quad,
-) -> Option<QuadResult> {
-    if quad.running() != 0xf {
-        return None;
-    }
-    let c = &quad.coords;
-    let (derivs, _) = lane_derivatives(ctx.profile, args, quad);
-    let lane = |l: usize| {
-        let (ddx, ddy) = derivs[l];
-        let mut lc = ctx.cube_coords(c[l], ddx, ddy);
-        let (sl, b) = lane_lod(args, l, None);
-        let sel = ctx.select(&lc, sl, b);
-        // The face's layer, so that the 2D path reads the right face.
-        lc.layer += lc.face;
-        lc.face = 0;
-        (lc, sel)
-    };
-    let lanes = [lane(0), lane(1), lane(2), lane(3)];
-    let layer = lanes[0].0.layer;
-    if lanes
-        .iter()
-        .any(|(lc, sel)| lc.layer != layer || sel.aniso.taps != 1)
-    {
-        return None;
-    }
-    let pass = |p: usize| -> Option<(u32, F4)> {
-        let w = lanes.map(|(_, sel)| sel.levels[p].1);
-        let mut level = None;
-        for (_, sel) in &lanes {
-            let (lv, wt) = sel.levels[p];
-            if wt != 0.0 && *level.get_or_insert(lv) != lv {
-                return None;
-            }
-        }
-        Some((level.unwrap_or(0), f4(w)))
-    };
-    let sel = batch::w4::Sel {
-        s: f4(lanes.map(|(lc, _)| lc.st[0])),
-        t: f4(lanes.map(|(lc, _)| lc.st[1])),
-        layer,
-        linear: f4(lanes.map(|(_, sel)| {
-            if sel.filter == Filter::Linear {
-                1.0
-            } else {
-                0.0
-            }
-        }))
-        .simd_eq(F4::ONE),
-        levels: [pass(0)?, pass(1)?],
-        taps: crate::simd::I4::splat(1),
-        axis: [F4::ZERO; 2],
-    };
-    let rgba = match decoder {
-        Decoder::Rgba8(d) => batch::w4::filter(ctx, d, [0; 3], &sel, true),
-        Decoder::Rgba16F(d) => batch::w4::filter(ctx, d, [0; 3], &sel, true),
-        Decoder::R32F(d) => batch::w4::filter(ctx, d, [0; 3], &sel, true),
-        Decoder::Blocks(d) => batch::w4::filter(ctx, d, [0; 3], &sel, true),
-        Decoder::Any(d) => batch::w4::filter(ctx, d, [0; 3], &sel, true),
-    }?;
-    let mut out = [QuadResult::EMPTY];
-    batch::write_out(ctx, rgba, &mut out);
-    Some(out[0])
 }
 
 /// Runs `quads` (`lanes / 4` full quads) through the batched kernel of

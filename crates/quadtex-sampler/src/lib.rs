@@ -89,20 +89,19 @@ impl<'a> QuadSampler<'a> {
     /// `tex` on one quad: the SIMD kernel where it covers the call, the
     /// scalar reference otherwise; both give the same bits.
     pub fn sample(&mut self, args: &SampleArgs, quad: &Quad) -> QuadResult {
-        if kernel::handles(&self.ctx, args) {
-            if quad.running() == 0xf && batch::handles(&self.ctx) {
-                let mut out = [QuadResult::EMPTY];
-                let quads = std::slice::from_ref(quad);
-                if kernel::sample_batch(4, &self.ctx, &mut self.decoder, args, quads, &mut out) {
-                    return out[0];
-                }
-            }
-            kernel::sample(&self.ctx, &mut self.decoder, args, quad)
-        } else if let Some(r) = kernel::handles_cube(&self.ctx, args)
-            .then(|| kernel::sample_cube(&self.ctx, &mut self.decoder, args, quad))
-            .flatten()
+        let flat = kernel::handles(&self.ctx, args);
+        if (flat || kernel::handles_cube(&self.ctx, args))
+            && quad.running() == 0xf
+            && batch::handles(&self.ctx)
         {
-            r
+            let mut out = [QuadResult::EMPTY];
+            let quads = std::slice::from_ref(quad);
+            if kernel::sample_batch(4, &self.ctx, &mut self.decoder, args, quads, &mut out) {
+                return out[0];
+            }
+        }
+        if flat {
+            kernel::sample(&self.ctx, &mut self.decoder, args, quad)
         } else {
             reference::sample(self.ctx.view, self.ctx.smp, self.ctx.profile, args, quad)
         }
@@ -148,7 +147,7 @@ impl<'a> QuadSampler<'a> {
         let mut batched = 0;
         let per = lanes / 4;
         if matches!(lanes, 4 | 8 | 16)
-            && kernel::handles(&self.ctx, args)
+            && (kernel::handles(&self.ctx, args) || kernel::handles_cube(&self.ctx, args))
             && batch::handles(&self.ctx)
         {
             while done + per <= n {
@@ -197,7 +196,7 @@ impl<'a> QuadSampler<'a> {
         let mut done = 0;
         let mut batched = 0;
         if matches!(lanes, 4 | 8 | 16)
-            && kernel::handles(&self.ctx, args)
+            && (kernel::handles(&self.ctx, args) || kernel::handles_cube(&self.ctx, args))
             && batch::handles(&self.ctx)
         {
             let per = lanes / 4;
@@ -253,6 +252,15 @@ pub fn quad_uses_kernel(
         return true;
     }
     let mut decoder = kernel::Decoder::new(ctx.format);
+    let mut out = [QuadResult::EMPTY];
     kernel::handles_cube(&ctx, args)
-        && kernel::sample_cube(&ctx, &mut decoder, args, quad).is_some()
+        && batch::handles(&ctx)
+        && kernel::sample_batch(
+            4,
+            &ctx,
+            &mut decoder,
+            args,
+            std::slice::from_ref(quad),
+            &mut out,
+        )
 }
