@@ -567,7 +567,7 @@ fn batched_cube_kernels_match_the_reference_bit_for_bit() {
                                 d[free[1]] = v;
                                 [d[0], d[1], d[2], cube]
                             });
-                            if rng.u() % 20 == 0 {
+                            if rng.u().is_multiple_of(20) {
                                 coords[(rng.u() % 4) as usize][(rng.u() % 3) as usize] =
                                     rng.pick(&[f32::NAN, 0.0, -0.0, 1e30, f32::INFINITY, 1.0]);
                             }
