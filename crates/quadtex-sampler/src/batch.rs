@@ -694,8 +694,12 @@ macro_rules! batch_kernel {
                 let (r, b) = if bgra { (b, r) } else { (r, b) };
                 let colour = |v: I| {
                     if srgb {
-                        let table = quadtex_format::texel::srgb8_table();
-                        F::new(v.to_array().map(|c| table[c as usize & 0xff]))
+                        // The format crate's exact table, one gather (codes
+                        // are 0..=255: always inside it).
+                        let table: &[u8] = bytemuck::cast_slice(quadtex_format::texel::srgb8_table());
+                        let idx: I = v << 2;
+                        let words = crate::arch::load_u32(table, 0, idx.to_array(), 0, 255 * 4);
+                        bytemuck::cast(I::new(words))
                     } else {
                         unorm(v)
                     }
