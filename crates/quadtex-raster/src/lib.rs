@@ -88,5 +88,6 @@ pub use pipeline::{
 };
 pub use render::{fullscreen_triangle, Rendered, Renderer, TILE};
 pub use shader::{shader_fn, texels_f32, FnShader, FragmentShader, QuadCtx, TextureBinding};
+pub use scene::{render_scene, RenderOptions, RenderedScene, Scene};
 pub use stats::{Stats, TexStats};
 pub use target::{cube_face_projection, cube_face_view, cube_texture, ColorTarget, DepthTarget};
