@@ -26,7 +26,10 @@ use quadtex::sampler::{AddressMode, SamplerHeader};
 
 /// Thread counts measured: one, and all cores.
 fn thread_counts() -> [usize; 2] {
-    [1, std::thread::available_parallelism().map_or(1, |n| n.get())]
+    [
+        1,
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+    ]
 }
 
 fn showcase(c: &mut Criterion) {

@@ -71,9 +71,25 @@ fn failure(e: Error) -> Failure {
         _ => 1,
     };
     Failure {
-        message: e.to_string(),
+        message: one_line(&e.to_string()),
         code,
     }
+}
+
+/// A message on one line: the TOML parser's source excerpt (`2 | key = 1`,
+/// `| ^^^`) is dropped and the remaining lines are joined with `: `.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            let excerpt = l.starts_with('|')
+                || l.split_once(" |")
+                    .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()));
+            !l.is_empty() && !excerpt
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
 }
 
 /// Stage times and counts summed over every frame.
@@ -112,11 +128,7 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), Failure> {
         profile,
         frame: None,
     };
-    if let Some(dir) = args
-        .output
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-    {
+    if let Some(dir) = args.output.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| Failure {
             message: format!("{}: {e}", dir.display()),
             code: 1,
@@ -183,10 +195,9 @@ fn render_one(
 
 /// `OUT.png` -> `OUT_0007.png` for frame 7.
 fn numbered(out: &Path, i: u32) -> PathBuf {
-    let stem = out.file_stem().map_or_else(
-        || "frame".to_string(),
-        |s| s.to_string_lossy().into_owned(),
-    );
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "frame".to_string(), |s| s.to_string_lossy().into_owned());
     let ext = out
         .extension()
         .map_or_else(|| "png".to_string(), |e| e.to_string_lossy().into_owned());
@@ -227,7 +238,10 @@ fn print_stats(t: &Totals, threads: usize, msaa: u32) {
     } else {
         quads as f64 / shade.as_secs_f64()
     };
-    println!("frames          {} ({msaa}x MSAA, {threads} threads)", t.frames);
+    println!(
+        "frames          {} ({msaa}x MSAA, {threads} threads)",
+        t.frames
+    );
     println!("triangles       {}", m.triangles + t.shadow.triangles);
     println!(
         "quads shaded    {quads} (main {}, shadow {})",
@@ -241,7 +255,10 @@ fn print_stats(t: &Totals, threads: usize, msaa: u32) {
     println!("texels read     {} (footprint estimate)", m.tex.texels);
     println!("time shadow     {:.3} ms", ms(t.shadow_time));
     println!("time binning    {:.3} ms", ms(m.binning));
-    println!("time raster     {:.3} ms (raster+shade)", ms(m.raster_shade));
+    println!(
+        "time raster     {:.3} ms (raster+shade)",
+        ms(m.raster_shade)
+    );
     println!("time resolve    {:.3} ms", ms(m.resolve));
     println!("time png        {:.3} ms", ms(t.png));
     println!("time total      {:.3} ms", ms(t.wall));

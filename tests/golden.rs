@@ -84,7 +84,11 @@ fn check(name: &str) {
             )
         })
         .to_rgba8();
-    assert_eq!(golden.dimensions(), (WIDTH, HEIGHT), "{name}: reference size");
+    assert_eq!(
+        golden.dimensions(),
+        (WIDTH, HEIGHT),
+        "{name}: reference size"
+    );
     let golden = golden.into_raw();
     let pixels = (WIDTH * HEIGHT) as usize;
     let mut matching = 0usize;

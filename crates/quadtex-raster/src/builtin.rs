@@ -343,7 +343,8 @@ impl FragmentShader for Shadowed {
         let tint = self.tint;
         for l in 0..4 {
             let d = n[l].normalize_or_zero().dot(ld).max(0.0);
-            let k = Vec3::splat(self.ambient) + (1.0 - self.ambient) * vis[l] * d * self.light_color;
+            let k =
+                Vec3::splat(self.ambient) + (1.0 - self.ambient) * vis[l] * d * self.light_color;
             out[l] = [
                 base[l][0] * tint[0] * k.x,
                 base[l][1] * tint[1] * k.y,

@@ -87,7 +87,7 @@ pub use pipeline::{
     sample_positions, BlendMode, CullMode, DepthFormat, DrawCall, DrawState, Frame,
 };
 pub use render::{fullscreen_triangle, Rendered, Renderer, TILE};
-pub use shader::{shader_fn, texels_f32, FnShader, FragmentShader, QuadCtx, TextureBinding};
 pub use scene::{render_scene, RenderOptions, RenderedScene, Scene};
+pub use shader::{shader_fn, texels_f32, FnShader, FragmentShader, QuadCtx, TextureBinding};
 pub use stats::{Stats, TexStats};
 pub use target::{cube_face_projection, cube_face_view, cube_texture, ColorTarget, DepthTarget};

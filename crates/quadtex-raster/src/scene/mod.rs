@@ -44,12 +44,12 @@ use quadtex_sampler::{AddressMode, SamplerHeader, TextureHeader};
 
 pub use error::{Result, SceneError};
 pub use mesh::{Mesh, MAX_SEGMENTS, MIN_SEGMENTS};
+pub use procedural::{
+    cube_direction, GradientDirection, NoiseBasis, Procedural, ProceduralShape, MIP_LEVEL_COLORS,
+};
 pub use render::{
     profile_from_name, render_scene, render_scene_with, RenderOptions, RenderedScene, MAX_EXTENT,
     PROFILE_NAMES,
-};
-pub use procedural::{
-    cube_direction, GradientDirection, NoiseBasis, Procedural, ProceduralShape, MIP_LEVEL_COLORS,
 };
 
 /// A loaded scene: everything a renderer needs, names resolved.

@@ -183,7 +183,11 @@ pub fn render_scene_with(
         let shader = build_shader(&ctx, object, material)?;
         let fullscreen = object.mesh_source == MeshSource::FullscreenQuad;
         let mesh = raster_mesh(object, material.uv_scale, !fullscreen);
-        let transform = if fullscreen { Mat4::IDENTITY } else { view_proj };
+        let transform = if fullscreen {
+            Mat4::IDENTITY
+        } else {
+            view_proj
+        };
         let state = DrawState {
             cull: if closed(&object.mesh_source) {
                 CullMode::Back
