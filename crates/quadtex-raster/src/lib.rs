@@ -90,4 +90,6 @@ pub use render::{fullscreen_triangle, Rendered, Renderer, TILE};
 pub use scene::{render_scene, RenderOptions, RenderedScene, Scene};
 pub use shader::{shader_fn, texels_f32, FnShader, FragmentShader, QuadCtx, TextureBinding};
 pub use stats::{Stats, TexStats};
-pub use target::{cube_face_projection, cube_face_view, cube_texture, ColorTarget, DepthTarget};
+pub use target::{
+    cube_face_projection, cube_face_view, cube_texture, ColorTarget, DepthTarget, Srgb8Encoder,
+};
