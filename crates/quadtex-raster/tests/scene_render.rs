@@ -249,3 +249,28 @@ material = "m"
             .data
     );
 }
+
+#[test]
+fn depth_only_frames_keep_depth_and_skip_colour() {
+    use std::sync::Arc;
+    let mesh = Arc::new(quadtex_raster::Mesh::rect(
+        glam::Vec2::splat(-0.5),
+        glam::Vec2::splat(0.5),
+    ));
+    let shader = quadtex_raster::shader_fn(Vec::new(), |_, out| *out = [[1.0; 4]; 4]);
+    let mut frame = quadtex_raster::Frame::new(16, 16);
+    frame.draw(quadtex_raster::DrawCall::new(
+        mesh,
+        glam::Mat4::from_translation(glam::Vec3::new(0.0, 0.0, 0.25)),
+        shader,
+    ));
+    let renderer = quadtex_raster::Renderer::new(1).unwrap();
+    let with_color = renderer.render(&frame).unwrap();
+    frame.color = false;
+    let depth_only = renderer.render(&frame).unwrap();
+    assert_eq!((depth_only.color.width, depth_only.color.height), (0, 0));
+    assert!(depth_only.color.data.is_empty());
+    assert_eq!(depth_only.depth, with_color.depth);
+    assert_eq!(depth_only.depth.sample(8, 8, 0), Some(0.25));
+    assert_eq!(depth_only.stats.quads, with_color.stats.quads);
+}

@@ -372,10 +372,12 @@ fn render_shadow_map(
     // Orthographic: w = 1, so adding `bias` to clip z adds it to depth.
     let biased = Mat4::from_translation(Vec3::new(0.0, 0.0, shadow.bias)) * vp;
     let mut frame = Frame::new(shadow.size, shadow.size);
+    frame.color = false;
     frame.depth_format = match shadow.format {
         TextureFormat::Depth24UnormX8 => DepthFormat::D24Unorm,
         _ => DepthFormat::D32Float,
     };
+    // Never run: the frame has no colour target.
     let depth_only = shader_fn(Vec::new(), |_, out| *out = [[0.0; 4]; 4]);
     for object in scene.objects.iter().filter(|o| o.cast_shadows) {
         if object.mesh_source == MeshSource::FullscreenQuad {
