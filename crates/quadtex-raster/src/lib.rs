@@ -33,6 +33,12 @@
 //!   [`cube_texture`] with [`cube_face_view`] for the six faces of a cube.
 //! - **Stats** ([`Stats`]): quads, helper share, texture ops by kind, texel
 //!   estimate, stage times; counted per tile, so counts are deterministic.
+//! - **Scenes** ([`scene`]): [`Scene::load`] reads a scene file;
+//!   [`render_scene`] renders it (shadow-map pass as a depth-only
+//!   [`Frame`], one draw per object with its material's built-in shader,
+//!   MSAA resolve) with [`RenderOptions`] (size, samples, threads, sampler
+//!   profile, turntable frame). `quadtex render` is this behind a command
+//!   line.
 //!
 //! # Example
 //!
