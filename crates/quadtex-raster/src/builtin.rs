@@ -77,8 +77,9 @@ impl FragmentShader for Unlit {
     }
 }
 
-/// `texture(uv) * (ambient + light * max(0, N . L))`: one directional
-/// light, alpha from the texture.
+/// `texture(uv) * tint * (ambient + sum of light * max(0, N . L))`: one
+/// directional light plus [`Lambert::more_lights`], alpha from the texture
+/// times the tint's.
 #[derive(Clone, Debug)]
 pub struct Lambert {
     bindings: Vec<TextureBinding>,
@@ -206,9 +207,10 @@ pub enum ShadowFilter {
     GatherCompare,
 }
 
-/// A shadow-mapped directional light: the base texture lit by
-/// `ambient + (1 - ambient) * visibility * max(0, N . L)`, where the
-/// visibility is the PCF of the light-space depth against the shadow map.
+/// A shadow-mapped directional light: the base texture times `tint`, lit by
+/// `ambient + (1 - ambient) * light_color * visibility * max(0, N . L)`,
+/// where the visibility is the PCF of the light-space depth against the
+/// shadow map.
 ///
 /// The shadow map is the depth target of a pass rendered with
 /// `light_view_proj` ([`DepthTarget::to_texture`](crate::DepthTarget::to_texture)).
