@@ -1,11 +1,13 @@
 //! quadtex: a GPU-class texture unit on the CPU.
 //!
 //! This package is the `quadtex` command and re-exports the workspace
-//! crates: [`format`] (what a texture is) and [`sampler`] (how it is read).
+//! crates: [`format`] (what a texture is), [`sampler`] (how it is read) and
+//! [`raster`] (the demo rasterizer and scene files behind `quadtex render`).
 //! [`probe`] is the command's `probe` subcommand as a library: it evaluates
 //! a probe-format case (`probe-format.md`) and returns the RESULT JSON.
 
 pub use quadtex_format as format;
+pub use quadtex_raster as raster;
 pub use quadtex_sampler as sampler;
 
 pub mod probe;

@@ -1,5 +1,10 @@
-//! The `quadtex` command: `info` and `probe` today; `render` and `profile`
-//! arrive with the rasterizer.
+//! The `quadtex` command:
+//!
+//! - `render SCENE.toml -o OUT.png`: render a scene file to PNG (`--width`,
+//!   `--height`, `--threads`, `--msaa`, `--profile`, `--stats`,
+//!   `--frames N` for a turntable);
+//! - `info FILE`: what a texture file holds, one subresource to PNG;
+//! - `probe CASE.json`: evaluate a probe case, print its RESULT JSON.
 //!
 //! Errors are one line on stderr and a non-zero exit: 2 for bad usage or
 //! bad input, 1 for failures writing output (and for an internal error,
@@ -10,6 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+
+mod render;
 use quadtex::format::{io, Texture};
 
 /// A GPU-class texture unit on the CPU.
@@ -22,6 +29,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Render a scene file (scenes/README.md) to PNG.
+    Render(render::RenderArgs),
     /// Print what a texture file holds; optionally write one subresource to PNG.
     Info {
         /// A KTX2, DDS or image file (PNG, JPEG, TGA, BMP, HDR, EXR, ...).
@@ -70,6 +79,13 @@ fn main() -> ExitCode {
         }
     };
     match cli.command {
+        Command::Render(args) => match render::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(f) => {
+                eprintln!("quadtex: {}", f.message);
+                ExitCode::from(f.code)
+            }
+        },
         Command::Probe { case } => probe(&case),
         Command::Info {
             file,

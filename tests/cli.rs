@@ -87,3 +87,159 @@ fn bad_input_exits_non_zero_with_one_line() {
         assert!(err.starts_with("quadtex: "), "{err}");
     }
 }
+
+/// A fresh temporary folder for one test.
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("quadtex-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn render_writes_the_scene_at_the_requested_size_with_stats() {
+    let dir = temp_dir("render");
+    let png = dir.join("out/showcase.png");
+    let out = quadtex(&[
+        "render",
+        "scenes/showcase.toml",
+        "-o",
+        png.to_str().unwrap(),
+        "--width",
+        "160",
+        "--height",
+        "90",
+        "--threads",
+        "2",
+        "--msaa",
+        "8",
+        "--profile",
+        "nv_sass",
+        "--stats",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(image_dims(&std::fs::read(&png).unwrap()), (160, 90));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for key in [
+        "frames          1 (8x MSAA, 2 threads)",
+        "quads shaded",
+        "helper lanes",
+        "texture ops     sample ",
+        // The resolve fetches 8 samples (one quad fetch each) for each of
+        // the 40 x 45 pixel quads.
+        "fetch 28800",
+        "texels read",
+        "time shadow",
+        "time binning",
+        "time raster",
+        "time resolve",
+        "time png",
+        "quads/s",
+    ] {
+        assert!(text.contains(key), "missing `{key}` in:\n{text}");
+    }
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn render_frames_writes_numbered_turntable_pictures() {
+    let dir = temp_dir("frames");
+    let png = dir.join("spin.png");
+    let out = quadtex(&[
+        "render",
+        "scenes/cubemap.toml",
+        "-o",
+        png.to_str().unwrap(),
+        "--width",
+        "64",
+        "--height",
+        "36",
+        "--frames",
+        "3",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let frames: Vec<Vec<u8>> = (0..3)
+        .map(|i| std::fs::read(dir.join(format!("spin_{i:04}.png"))).unwrap())
+        .collect();
+    assert!(!dir.join("spin_0003.png").exists());
+    // The camera orbits: every frame differs.
+    assert_ne!(frames[0], frames[1]);
+    assert_ne!(frames[1], frames[2]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("3/3"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn render_bad_input_exits_2_with_one_line() {
+    let dir = temp_dir("render-bad");
+    let scene = dir.join("bad.toml");
+    std::fs::write(&scene, "[camera]\ncolour = [1, 0, 0]\n").unwrap();
+    let missing = dir.join("missing.toml");
+    std::fs::write(
+        &missing,
+        "[textures.t]\nfile = \"nope.png\"\n[materials.m]\nshader = \"unlit\"\ntexture = \"t\"\n",
+    )
+    .unwrap();
+    let out_png = dir.join("x.png");
+    let out_png = out_png.to_str().unwrap();
+    for args in [
+        vec!["render", scene.to_str().unwrap(), "-o", out_png],
+        vec!["render", missing.to_str().unwrap(), "-o", out_png],
+        vec!["render", "scenes/nope.toml", "-o", out_png],
+        vec!["render", "scenes/msaa.toml", "-o", out_png, "--msaa", "3"],
+        vec!["render", "scenes/msaa.toml", "-o", out_png, "--width", "0"],
+        vec![
+            "render",
+            "scenes/msaa.toml",
+            "-o",
+            out_png,
+            "--profile",
+            "x",
+        ],
+        vec!["render", "scenes/msaa.toml", "-o", out_png, "--frames", "0"],
+        vec!["render", "scenes/msaa.toml", "-o", out_png, "--bogus"],
+        vec!["render", "scenes/msaa.toml"],
+    ] {
+        let out = quadtex(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("quadtex: "), "{err}");
+    }
+    let unknown = quadtex(&["render", scene.to_str().unwrap(), "-o", out_png]);
+    assert!(String::from_utf8_lossy(&unknown.stderr).contains("colour"));
+    assert!(!dir.join("x.png").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn render_to_an_unwritable_path_exits_1_with_one_line() {
+    let dir = temp_dir("render-unwritable");
+    // A file where the output's folder should be.
+    let blocker = dir.join("file");
+    std::fs::write(&blocker, b"x").unwrap();
+    let png = blocker.join("out.png");
+    let out = quadtex(&[
+        "render",
+        "scenes/volume.toml",
+        "-o",
+        png.to_str().unwrap(),
+        "--width",
+        "32",
+        "--height",
+        "32",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.starts_with("quadtex: "), "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}

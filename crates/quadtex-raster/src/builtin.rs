@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use glam::{Mat4, Vec3, Vec4};
-use quadtex_format::Texture;
+use quadtex_format::{Texture, TextureKind};
 use quadtex_sampler::{
     AddressMode, BorderColor, CompareOp, FetchArgs, Filter, GatherArgs, Lod, SampleArgs,
     SamplerHeader, TextureHeader,
@@ -25,7 +25,8 @@ fn vec3s(q: &QuadCtx<'_>, k: usize) -> [Vec3; 4] {
     std::array::from_fn(|l| Vec3::new(x[l], y[l], z[l]))
 }
 
-/// `texture(uv) * tint`.
+/// `texture(uv) * tint`; a cube texture is read along the object-space
+/// position instead (a skybox).
 #[derive(Clone, Debug)]
 pub struct Unlit {
     bindings: Vec<TextureBinding>,
@@ -33,6 +34,10 @@ pub struct Unlit {
     pub tint: [f32; 4],
     /// Attribute index of `u` (`v` follows).
     pub uv: usize,
+    /// World to object space: when the texture is a cube (or cube array),
+    /// it is sampled along `object_from_world * world` (attribute
+    /// [`ATTR_WORLD`]), the direction from the object's centre.
+    pub object_from_world: Mat4,
 }
 
 impl Unlit {
@@ -42,6 +47,7 @@ impl Unlit {
             bindings: vec![texture],
             tint: [1.0; 4],
             uv: ATTR_UV,
+            object_from_world: Mat4::IDENTITY,
         }
     }
 }
@@ -52,15 +58,28 @@ impl FragmentShader for Unlit {
     }
 
     fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
-        let t = texels_f32(&q.sample(0, &SampleArgs::default(), q.coords2(self.uv)));
+        let cube = q
+            .binding(0)
+            .is_some_and(|b| matches!(b.view.kind, TextureKind::Cube | TextureKind::CubeArray));
+        let coords = if cube {
+            let p = vec3s(q, ATTR_WORLD);
+            std::array::from_fn(|l| {
+                let d = self.object_from_world.transform_point3(p[l]);
+                [d.x, d.y, d.z, 0.0]
+            })
+        } else {
+            q.coords2(self.uv)
+        };
+        let t = texels_f32(&q.sample(0, &SampleArgs::default(), coords));
         for l in 0..4 {
             out[l] = std::array::from_fn(|c| t[l][c] * self.tint[c]);
         }
     }
 }
 
-/// `texture(uv) * (ambient + light * max(0, N . L))`: one directional
-/// light, alpha from the texture.
+/// `texture(uv) * tint * (ambient + sum of light * max(0, N . L))`: one
+/// directional light plus [`Lambert::more_lights`], alpha from the texture
+/// times the tint's.
 #[derive(Clone, Debug)]
 pub struct Lambert {
     bindings: Vec<TextureBinding>,
@@ -70,6 +89,11 @@ pub struct Lambert {
     pub light_color: Vec3,
     /// Ambient colour.
     pub ambient: Vec3,
+    /// Further lights: (direction towards the light, colour) pairs, added
+    /// like the first.
+    pub more_lights: Vec<(Vec3, Vec3)>,
+    /// Multiplies the texel (material colour).
+    pub tint: [f32; 4],
     /// Attribute index of `u`.
     pub uv: usize,
     /// Attribute index of the normal's `x`.
@@ -84,6 +108,8 @@ impl Lambert {
             light_dir,
             light_color: Vec3::ONE,
             ambient: Vec3::splat(0.1),
+            more_lights: Vec::new(),
+            tint: [1.0; 4],
             uv: ATTR_UV,
             normal: ATTR_NORMAL,
         }
@@ -99,14 +125,18 @@ impl FragmentShader for Lambert {
         let t = texels_f32(&q.sample(0, &SampleArgs::default(), q.coords2(self.uv)));
         let n = vec3s(q, self.normal);
         let l = self.light_dir.normalize_or_zero();
+        let tint = self.tint;
         for lane in 0..4 {
-            let d = n[lane].normalize_or_zero().dot(l).max(0.0);
-            let k = self.ambient + self.light_color * d;
+            let nn = n[lane].normalize_or_zero();
+            let mut k = self.ambient + self.light_color * nn.dot(l).max(0.0);
+            for &(dir, color) in &self.more_lights {
+                k += color * nn.dot(dir.normalize_or_zero()).max(0.0);
+            }
             out[lane] = [
-                t[lane][0] * k.x,
-                t[lane][1] * k.y,
-                t[lane][2] * k.z,
-                t[lane][3],
+                t[lane][0] * tint[0] * k.x,
+                t[lane][1] * tint[1] * k.y,
+                t[lane][2] * tint[2] * k.z,
+                t[lane][3] * tint[3],
             ];
         }
     }
@@ -121,6 +151,9 @@ pub struct Reflect {
     pub camera: Vec3,
     /// Multiplies the reflection.
     pub tint: [f32; 4],
+    /// Share of the (tinted) reflection in the result; the rest is
+    /// `tint` itself: `tint * (1 - r) + env * tint * r`.
+    pub reflectivity: f32,
     /// Attribute index of the normal's `x`.
     pub normal: usize,
     /// Attribute index of the world position's `x`.
@@ -134,6 +167,7 @@ impl Reflect {
             bindings: vec![env],
             camera,
             tint: [1.0; 4],
+            reflectivity: 1.0,
             normal: ATTR_NORMAL,
             world: ATTR_WORLD,
         }
@@ -155,8 +189,9 @@ impl FragmentShader for Reflect {
             [r.x, r.y, r.z, 0.0]
         });
         let t = texels_f32(&q.sample(0, &SampleArgs::default(), coords));
+        let r = self.reflectivity;
         for l in 0..4 {
-            out[l] = std::array::from_fn(|c| t[l][c] * self.tint[c]);
+            out[l] = std::array::from_fn(|c| self.tint[c] * ((1.0 - r) + t[l][c] * r));
         }
     }
 }
@@ -172,9 +207,10 @@ pub enum ShadowFilter {
     GatherCompare,
 }
 
-/// A shadow-mapped directional light: the base texture lit by
-/// `ambient + (1 - ambient) * visibility * max(0, N . L)`, where the
-/// visibility is the PCF of the light-space depth against the shadow map.
+/// A shadow-mapped directional light: the base texture times `tint`, lit by
+/// `ambient + (1 - ambient) * light_color * visibility * max(0, N . L)`,
+/// where the visibility is the PCF of the light-space depth against the
+/// shadow map.
 ///
 /// The shadow map is the depth target of a pass rendered with
 /// `light_view_proj` ([`DepthTarget::to_texture`](crate::DepthTarget::to_texture)).
@@ -190,6 +226,10 @@ pub struct Shadowed {
     pub light_dir: Vec3,
     /// The share of light that reaches shadowed surfaces.
     pub ambient: f32,
+    /// Colour of the light (multiplies the direct term).
+    pub light_color: Vec3,
+    /// Multiplies the base texel (material colour).
+    pub tint: [f32; 4],
     /// Subtracted from the light-space depth (acne).
     pub bias: f32,
     /// PCF through `sample` or `gather`.
@@ -234,6 +274,8 @@ impl Shadowed {
             light_view_proj,
             light_dir,
             ambient: 0.2,
+            light_color: Vec3::ONE,
+            tint: [1.0; 4],
             bias: 0.002,
             filter: ShadowFilter::SampleCompare,
             uv: ATTR_UV,
@@ -300,10 +342,17 @@ impl FragmentShader for Shadowed {
         let vis = self.visibility(q);
         let n = vec3s(q, self.normal);
         let ld = self.light_dir.normalize_or_zero();
+        let tint = self.tint;
         for l in 0..4 {
             let d = n[l].normalize_or_zero().dot(ld).max(0.0);
-            let k = self.ambient + (1.0 - self.ambient) * vis[l] * d;
-            out[l] = [base[l][0] * k, base[l][1] * k, base[l][2] * k, base[l][3]];
+            let k =
+                Vec3::splat(self.ambient) + (1.0 - self.ambient) * vis[l] * d * self.light_color;
+            out[l] = [
+                base[l][0] * tint[0] * k.x,
+                base[l][1] * tint[1] * k.y,
+                base[l][2] * tint[2] * k.z,
+                base[l][3] * tint[3],
+            ];
         }
     }
 }
@@ -378,6 +427,9 @@ pub struct EdgeDetect {
     pub component: u8,
     /// Multiplies the spread before clamping to [0, 1].
     pub scale: f32,
+    /// Spreads at or below this read as no edge: the output is
+    /// `(spread - threshold) * scale`, clamped.
+    pub threshold: f32,
     /// Attribute index of `u`.
     pub uv: usize,
 }
@@ -389,6 +441,7 @@ impl EdgeDetect {
             bindings: vec![texture],
             component: 1,
             scale: 4.0,
+            threshold: 0.0,
             uv: ATTR_UV,
         }
     }
@@ -408,7 +461,7 @@ impl FragmentShader for EdgeDetect {
         for l in 0..4 {
             let mx = g[l].iter().copied().fold(f32::MIN, f32::max);
             let mn = g[l].iter().copied().fold(f32::MAX, f32::min);
-            let e = ((mx - mn) * self.scale).clamp(0.0, 1.0);
+            let e = ((mx - mn - self.threshold) * self.scale).clamp(0.0, 1.0);
             out[l] = [e, e, e, 1.0];
         }
     }

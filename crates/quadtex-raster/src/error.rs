@@ -30,6 +30,18 @@ pub enum Error {
     /// Writing a file failed.
     #[error("i/o: {0}")]
     Io(String),
+    /// Loading a scene file failed; the scene error names the key or path.
+    #[error(transparent)]
+    Scene(#[from] crate::scene::SceneError),
+    /// A render option is out of range (`option` names it: `width`,
+    /// `msaa`, `frame`, ...).
+    #[error("{option}: {reason}")]
+    InvalidOption {
+        /// The option.
+        option: &'static str,
+        /// What is wrong with its value.
+        reason: String,
+    },
 }
 
 /// The most samples (width x height x samples) a frame's targets may hold:

@@ -33,6 +33,12 @@
 //!   [`cube_texture`] with [`cube_face_view`] for the six faces of a cube.
 //! - **Stats** ([`Stats`]): quads, helper share, texture ops by kind, texel
 //!   estimate, stage times; counted per tile, so counts are deterministic.
+//! - **Scenes** ([`scene`]): [`Scene::load`] reads a scene file;
+//!   [`render_scene`] renders it (shadow-map pass as a depth-only
+//!   [`Frame`], one draw per object with its material's built-in shader,
+//!   MSAA resolve) with [`RenderOptions`] (size, samples, threads, sampler
+//!   profile, turntable frame). `quadtex render` is this behind a command
+//!   line.
 //!
 //! # Example
 //!
@@ -87,6 +93,9 @@ pub use pipeline::{
     sample_positions, BlendMode, CullMode, DepthFormat, DrawCall, DrawState, Frame,
 };
 pub use render::{fullscreen_triangle, Rendered, Renderer, TILE};
+pub use scene::{render_scene, RenderOptions, RenderedScene, Scene};
 pub use shader::{shader_fn, texels_f32, FnShader, FragmentShader, QuadCtx, TextureBinding};
 pub use stats::{Stats, TexStats};
-pub use target::{cube_face_projection, cube_face_view, cube_texture, ColorTarget, DepthTarget};
+pub use target::{
+    cube_face_projection, cube_face_view, cube_texture, ColorTarget, DepthTarget, Srgb8Encoder,
+};

@@ -188,13 +188,18 @@ pub struct Frame {
     pub clear_depth: f32,
     /// The depth target's format.
     pub depth_format: DepthFormat,
+    /// Whether there is a colour target. `false` makes a depth-only pass
+    /// (a shadow map): no colour memory, fragment shaders are not run
+    /// (quads are still counted in [`Stats::quads`](crate::Stats::quads)),
+    /// and the returned colour target is 0 x 0.
+    pub color: bool,
     /// Draws, in submission order.
     pub draws: Vec<DrawCall>,
 }
 
 impl Frame {
-    /// A `width` x `height` single-sampled frame cleared to transparent
-    /// black and depth 1, `D32_SFLOAT`, no draws.
+    /// A `width` x `height` single-sampled frame with a colour target,
+    /// cleared to transparent black and depth 1, `D32_SFLOAT`, no draws.
     pub fn new(width: u32, height: u32) -> Frame {
         Frame {
             width,
@@ -203,6 +208,7 @@ impl Frame {
             clear_color: [0.0; 4],
             clear_depth: 1.0,
             depth_format: DepthFormat::D32Float,
+            color: true,
             draws: Vec::new(),
         }
     }

@@ -103,7 +103,11 @@ impl Renderer {
             return Err(Error::TooLarge(w, h, s));
         }
         let clear_depth = frame.depth_format.quantize(frame.clear_depth);
-        let mut color = ColorTarget::new(w, h, s, frame.clear_color);
+        let mut color = if frame.color {
+            ColorTarget::new(w, h, s, frame.clear_color)
+        } else {
+            ColorTarget::new(0, 0, s, frame.clear_color)
+        };
         let mut depth = DepthTarget {
             width: w,
             height: h,
@@ -164,7 +168,11 @@ impl Renderer {
                     y0,
                     w: tw,
                     h: th,
-                    color: vec![frame.clear_color; n],
+                    color: if frame.color {
+                        vec![frame.clear_color; n]
+                    } else {
+                        Vec::new()
+                    },
                     depth: vec![clear_depth; n],
                     stats: Stats::default(),
                 }
@@ -191,7 +199,10 @@ impl Renderer {
             let row = tile.w as usize * su;
             for ly in 0..tile.h as usize {
                 let dst = ((tile.y0 as usize + ly) * wu + tile.x0 as usize) * su;
-                color.data[dst..dst + row].copy_from_slice(&tile.color[ly * row..(ly + 1) * row]);
+                if frame.color {
+                    color.data[dst..dst + row]
+                        .copy_from_slice(&tile.color[ly * row..(ly + 1) * row]);
+                }
                 depth.data[dst..dst + row].copy_from_slice(&tile.depth[ly * row..(ly + 1) * row]);
             }
         }
@@ -352,15 +363,18 @@ fn render_tile(
                 q.active = active;
                 q.helper = !active & 0xf;
                 q.front_facing = tri.front;
-                let dx: [f32; 4] =
-                    std::array::from_fn(|l| (qx + (l as u32 & 1)) as f32 + 0.5 - tri.origin[0]);
-                let dy: [f32; 4] =
-                    std::array::from_fn(|l| (qy + (l as u32 >> 1)) as f32 + 0.5 - tri.origin[1]);
-                let rcp: [f32; 4] = std::array::from_fn(|l| 1.0 / tri.inv_w.at(dx[l], dy[l]));
-                for (slot, p) in q.attrs.iter_mut().zip(tri.attrs.iter()) {
-                    *slot = std::array::from_fn(|l| p.at(dx[l], dy[l]) * rcp[l]);
+                if frame.color {
+                    let dx: [f32; 4] =
+                        std::array::from_fn(|l| (qx + (l as u32 & 1)) as f32 + 0.5 - tri.origin[0]);
+                    let dy: [f32; 4] = std::array::from_fn(|l| {
+                        (qy + (l as u32 >> 1)) as f32 + 0.5 - tri.origin[1]
+                    });
+                    let rcp: [f32; 4] = std::array::from_fn(|l| 1.0 / tri.inv_w.at(dx[l], dy[l]));
+                    for (slot, p) in q.attrs.iter_mut().zip(tri.attrs.iter()) {
+                        *slot = std::array::from_fn(|l| p.at(dx[l], dy[l]) * rcp[l]);
+                    }
+                    draw.shader.shade(q, &mut out);
                 }
-                draw.shader.shade(q, &mut out);
                 tile.stats.quads += 1;
                 tile.stats.active_lanes += u64::from(active.count_ones());
                 tile.stats.helper_lanes += u64::from(4 - active.count_ones());
@@ -379,8 +393,9 @@ fn render_tile(
                         if write_depth {
                             tile.depth[base + s] = z;
                         }
-                        let dst = &mut tile.color[base + s];
-                        *dst = state.blend.blend(out[lane], *dst);
+                        if let Some(dst) = tile.color.get_mut(base + s) {
+                            *dst = state.blend.blend(out[lane], *dst);
+                        }
                     }
                 }
             }

@@ -71,10 +71,42 @@ impl ColorTarget {
     }
 
     /// Sample 0 of every pixel as an `R8G8B8A8_SRGB` PNG file's bytes.
+    ///
+    /// The values are encoded exactly as the format crate encodes
+    /// `R8G8B8A8_SRGB` ([`Srgb8Encoder`]), without a `powf` per channel.
     pub fn encode_png(&self) -> Result<Vec<u8>> {
-        let single = self.single_sample();
-        let tex = single.to_texture(TextureFormat::Rgba8Srgb)?;
-        Ok(quadtex_format::io::encode_png(&tex, 0, 0, 0)?)
+        if self.width == 0 || self.height == 0 {
+            return Err(Error::EmptyTarget);
+        }
+        static ENCODER: std::sync::OnceLock<Option<Srgb8Encoder>> = std::sync::OnceLock::new();
+        let Some(enc) = ENCODER.get_or_init(|| Srgb8Encoder::new().ok()) else {
+            // Unreachable with the format crate's RGBA8 sRGB encoder; kept
+            // as the plain path rather than a panic.
+            let tex = self.single_sample().to_texture(TextureFormat::Rgba8Srgb)?;
+            return Ok(quadtex_format::io::encode_png(&tex, 0, 0, 0)?);
+        };
+        let s = self.samples.max(1) as usize;
+        let mut bytes = Vec::with_capacity(self.data.len() / s * 4);
+        for px in self.data.iter().step_by(s) {
+            bytes.extend_from_slice(&enc.encode(*px));
+        }
+        // Straight to the PNG encoder: the format crate's `encode_png`
+        // would decode the sRGB bytes back to float first.
+        use image::ImageEncoder as _;
+        let mut png = Vec::new();
+        image::codecs::png::PngEncoder::new_with_quality(
+            &mut png,
+            image::codecs::png::CompressionType::Fast,
+            image::codecs::png::FilterType::Adaptive,
+        )
+        .write_image(
+            &bytes,
+            self.width,
+            self.height,
+            image::ExtendedColorType::Rgba8,
+        )
+        .map_err(|e| Error::Io(e.to_string()))?;
+        Ok(png)
     }
 
     /// Writes [`ColorTarget::encode_png`] to `path`.
@@ -95,6 +127,72 @@ impl ColorTarget {
             samples: 1,
             data: self.data.iter().step_by(s).copied().collect(),
         }
+    }
+}
+
+/// Linear RGBA to `R8G8B8A8_SRGB` bytes, bit for bit as the format
+/// crate's `encode` does it, by table: the encoding of a channel is
+/// monotonic in the value, so for each code `k` in 1..=255 the smallest
+/// f32 that encodes to `k` or more is found once (by bisection on the
+/// bits of `0.0..=1.0`, asking `encode` itself), and a value's code is the
+/// number of those thresholds at or below it. NaN takes `encode`'s answer
+/// for NaN.
+#[derive(Clone, Debug)]
+pub struct Srgb8Encoder {
+    /// Per byte of the texel (R, G, B: sRGB; A: linear), the 255
+    /// thresholds.
+    thresholds: [Vec<f32>; 2],
+    /// `encode`'s bytes for NaN in every channel.
+    nan: [u8; 4],
+}
+
+impl Srgb8Encoder {
+    /// Builds the tables (about 16,000 calls of `encode`).
+    pub fn new() -> Result<Srgb8Encoder> {
+        let code = |v: f32| -> Result<[u8; 4]> {
+            let mut out = [0u8; 4];
+            encode(
+                TextureFormat::Rgba8Srgb,
+                Aspect::Color,
+                Texel::Float([v; 4]),
+                &mut out,
+            )?;
+            Ok(out)
+        };
+        let mut thresholds = [Vec::with_capacity(255), Vec::with_capacity(255)];
+        for (t, byte) in thresholds.iter_mut().zip([0usize, 3]) {
+            for k in 1..=255u8 {
+                // Smallest bits in [0, 1.0] with code >= k; positive f32s
+                // order like their bits.
+                let (mut lo, mut hi) = (0u32, 1.0f32.to_bits());
+                while lo < hi {
+                    let mid = lo + (hi - lo) / 2;
+                    if code(f32::from_bits(mid))?[byte] >= k {
+                        hi = mid;
+                    } else {
+                        lo = mid + 1;
+                    }
+                }
+                t.push(f32::from_bits(lo));
+            }
+        }
+        Ok(Srgb8Encoder {
+            thresholds,
+            nan: code(f32::NAN)?,
+        })
+    }
+
+    /// The bytes of one linear RGBA value.
+    #[inline]
+    pub fn encode(&self, v: [f32; 4]) -> [u8; 4] {
+        std::array::from_fn(|c| {
+            if v[c].is_nan() {
+                self.nan[c]
+            } else {
+                let t = &self.thresholds[usize::from(c == 3)];
+                t.partition_point(|&x| x <= v[c]) as u8
+            }
+        })
     }
 }
 
@@ -292,4 +390,55 @@ pub fn cube_texture(faces: &[ColorTarget], format: TextureFormat, mips: bool) ->
         tex = full;
     }
     Ok(tex)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table encoder gives `encode`'s bytes on edge values and a dense
+    /// sweep (every 2^-16 step, and around each threshold).
+    #[test]
+    fn srgb8_encoder_matches_the_format_crate_bit_for_bit() {
+        let enc = Srgb8Encoder::new().unwrap();
+        let slow = |v: [f32; 4]| {
+            let mut out = [0u8; 4];
+            encode(
+                TextureFormat::Rgba8Srgb,
+                Aspect::Color,
+                Texel::Float(v),
+                &mut out,
+            )
+            .unwrap();
+            out
+        };
+        let mut values = vec![
+            0.0,
+            -0.0,
+            -1.0,
+            1.0,
+            2.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+            f32::MIN_POSITIVE,
+            1e-40,
+            0.0031308,
+            0.5,
+        ];
+        values.extend((0..=65536).map(|i| i as f32 / 65536.0));
+        for t in &enc.thresholds {
+            for &x in t {
+                values.extend([
+                    f32::from_bits(x.to_bits() - 1),
+                    x,
+                    f32::from_bits(x.to_bits() + 1),
+                ]);
+            }
+        }
+        for v in values {
+            let q = [v, v * 0.5, v * 0.25, v];
+            assert_eq!(enc.encode(q), slow(q), "{q:?}");
+        }
+    }
 }

@@ -11,8 +11,10 @@
 //! a dangling name or an invalid sampler. Errors are [`SceneError`]s naming
 //! the key (`materials.ground.sampler`) or path at fault.
 //!
-//! Not here: rasterizing, shading, the shaders themselves, and turning a
-//! scene into draw calls (the rasterizer does that from this data).
+//! [`render_scene`] turns a loaded scene into a picture: shadow-map pass,
+//! one draw per object with its material's built-in shader, MSAA resolve.
+//!
+//! Not here: rasterizing, shading and the shaders themselves.
 //!
 //! ```no_run
 //! use quadtex_raster::scene::Scene;
@@ -30,6 +32,7 @@ mod file;
 mod load;
 mod mesh;
 mod procedural;
+mod render;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -43,6 +46,10 @@ pub use error::{Result, SceneError};
 pub use mesh::{Mesh, MAX_SEGMENTS, MIN_SEGMENTS};
 pub use procedural::{
     cube_direction, GradientDirection, NoiseBasis, Procedural, ProceduralShape, MIP_LEVEL_COLORS,
+};
+pub use render::{
+    profile_from_name, render_scene, render_scene_with, RenderOptions, RenderedScene, MAX_EXTENT,
+    PROFILE_NAMES,
 };
 
 /// A loaded scene: everything a renderer needs, names resolved.

@@ -1,0 +1,276 @@
+//! `render_scene`: scene data to pictures. Each test renders a small scene
+//! from text and checks pixel values the scene determines.
+
+use quadtex_raster::scene::{render_scene, RenderOptions, Scene};
+use quadtex_raster::{ColorTarget, Error};
+
+fn scene(text: &str) -> Scene {
+    Scene::from_toml_str(text, env!("CARGO_MANIFEST_DIR")).expect("scene")
+}
+
+fn render(text: &str) -> quadtex_raster::RenderedScene {
+    render_scene(&scene(text), &RenderOptions::default()).expect("render")
+}
+
+fn px(img: &ColorTarget, x: u32, y: u32) -> [f32; 4] {
+    img.pixel(x, y).expect("in range")
+}
+
+/// A camera 6 above the origin looking straight down (+Z is image down).
+const TOP_DOWN: &str = r#"
+ambient = [0.1, 0.1, 0.1]
+[camera]
+position = [0.0, 6.0, 0.0]
+target = [0.0, 0.0, 0.0]
+up = [0.0, 0.0, -1.0]
+fov_y = 60
+[output]
+width = 64
+height = 64
+"#;
+
+#[test]
+fn skybox_samples_the_cube_along_the_object_space_direction() {
+    // Looking straight up from inside a sky cube whose +Y is red and -Y
+    // blue: the centre reads the +Y face.
+    let r = render(
+        r#"
+[camera]
+position = [0.0, 0.0, 0.0]
+target = [0.0, 1.0, 0.0]
+up = [0.0, 0.0, -1.0]
+[output]
+width = 32
+height = 32
+[textures.sky]
+kind = "cube"
+size = 16
+format = "R16G16B16A16_SFLOAT"
+gradient = { from = [1, 0, 0], to = [0, 0, 1], direction = "vertical" }
+[materials.sky]
+shader = "unlit"
+texture = "sky"
+[[objects]]
+mesh = "cube"
+inside_out = true
+scale = 10
+material = "sky"
+"#,
+    );
+    let c = px(&r.image, 16, 16);
+    assert!(c[0] > 0.9 && c[2] < 0.1, "{c:?}");
+    assert!(r.shadow_stats.is_none());
+}
+
+#[test]
+fn lambert_multiplies_the_material_colour_by_the_light() {
+    let r = render(&format!(
+        r#"{TOP_DOWN}
+[materials.m]
+shader = "lambert"
+color = [0.5, 0.25, 1.0]
+[[objects]]
+mesh = "plane"
+scale = 20
+material = "m"
+[[lights]]
+direction = [0.0, -1.0, 0.0]
+intensity = 0.5
+"#
+    ));
+    // ambient 0.1 + 0.5 from the light straight above.
+    let c = px(&r.image, 32, 32);
+    for (got, want) in c.iter().zip([0.3, 0.15, 0.6, 1.0]) {
+        assert!((got - want).abs() < 1e-4, "{c:?}");
+    }
+}
+
+fn shadow_scene(pcf: &str, format: &str) -> String {
+    format!(
+        r#"{TOP_DOWN}
+[materials.floor]
+shader = "shadowed"
+[[objects]]
+mesh = "plane"
+scale = 20
+material = "floor"
+[[objects]]
+mesh = "cube"
+translate = [0.0, 1.0, 0.0]
+scale = 2
+material = "floor"
+[[lights]]
+direction = [1.0, -1.0, 0.0]
+shadow = {{ size = 256, format = "{format}", pcf = "{pcf}", extent = 6.0 }}
+"#
+    )
+}
+
+#[test]
+fn shadows_darken_the_floor_behind_the_caster_for_both_pcf_modes() {
+    for (pcf, format) in [("compare", "D32"), ("gather", "D24"), ("gather", "D32")] {
+        let r = render(&shadow_scene(pcf, format));
+        assert!(r.shadow_stats.is_some_and(|s| s.quads > 0));
+        // The light travels down at 45 degrees towards +X: the cube's
+        // shadow covers the floor from x = 1 to x = 3 (image right); the -X
+        // side is lit: ambient + (1 - ambient) * cos 45.
+        let lit = px(&r.image, 4, 32)[0];
+        let shadowed = px(&r.image, 52, 32)[0];
+        let want_lit = 0.1 + 0.9 * std::f32::consts::FRAC_1_SQRT_2;
+        assert!((lit - want_lit).abs() < 1e-3, "{pcf} {format}: lit {lit}");
+        assert!(
+            (shadowed - 0.1).abs() < 1e-3,
+            "{pcf} {format}: shadowed {shadowed}"
+        );
+    }
+}
+
+#[test]
+fn msaa_override_resolves_through_one_fetch_per_sample_and_quad() {
+    let s = scene(&shadow_scene("compare", "D32"));
+    for msaa in [1u32, 4, 8] {
+        let r = render_scene(
+            &s,
+            &RenderOptions {
+                msaa: Some(msaa),
+                width: Some(40),
+                height: Some(24),
+                ..RenderOptions::default()
+            },
+        )
+        .expect("render");
+        assert_eq!(r.msaa, msaa);
+        assert_eq!(
+            (r.image.width, r.image.height, r.image.samples),
+            (40, 24, 1)
+        );
+        let want = if msaa == 1 {
+            0
+        } else {
+            20 * 12 * u64::from(msaa)
+        };
+        assert_eq!(r.stats.tex.fetch, want);
+    }
+}
+
+#[test]
+fn bad_options_are_typed_errors() {
+    let s = scene(&shadow_scene("compare", "D32"));
+    for (options, name) in [
+        (
+            RenderOptions {
+                width: Some(0),
+                ..RenderOptions::default()
+            },
+            "width",
+        ),
+        (
+            RenderOptions {
+                height: Some(20_000),
+                ..RenderOptions::default()
+            },
+            "height",
+        ),
+        (
+            RenderOptions {
+                msaa: Some(2),
+                ..RenderOptions::default()
+            },
+            "msaa",
+        ),
+        (
+            RenderOptions {
+                frame: Some((3, 3)),
+                ..RenderOptions::default()
+            },
+            "frame",
+        ),
+    ] {
+        match render_scene(&s, &options) {
+            Err(Error::InvalidOption { option, .. }) => assert_eq!(option, name),
+            other => panic!("{name}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn scene_errors_convert_into_the_crate_error() {
+    let e: Error = Scene::from_toml_str("[camera]\nfov = 3\n", ".")
+        .expect_err("unknown key")
+        .into();
+    assert!(matches!(e, Error::Scene(_)));
+    assert!(e.to_string().contains("fov"), "{e}");
+}
+
+#[test]
+fn turntable_frames_move_the_camera() {
+    let text = format!(
+        "{}\nturntable = {{ degrees = 360, frames = 4 }}\n{}",
+        r#"
+[camera]
+position = [0.0, 1.0, 4.0]
+target = [0.0, 0.0, 0.0]"#,
+        r#"
+[output]
+width = 32
+height = 32
+[textures.c]
+checker = { squares = 4, colors = [[1, 0, 0], [0, 0, 1]] }
+size = 16
+[materials.m]
+shader = "unlit"
+texture = "c"
+[[objects]]
+mesh = "cube"
+rotate = [0, 10, 0]
+material = "m"
+"#
+    );
+    let s = scene(&text);
+    let at = |i| {
+        render_scene(
+            &s,
+            &RenderOptions {
+                frame: Some((i, 4)),
+                ..RenderOptions::default()
+            },
+        )
+        .expect("render")
+        .image
+    };
+    let (a, b) = (at(0), at(1));
+    assert_ne!(a.data, b.data);
+    // Frame 0 is the camera as written.
+    assert_eq!(
+        a.data,
+        render_scene(&s, &RenderOptions::default())
+            .unwrap()
+            .image
+            .data
+    );
+}
+
+#[test]
+fn depth_only_frames_keep_depth_and_skip_colour() {
+    use std::sync::Arc;
+    let mesh = Arc::new(quadtex_raster::Mesh::rect(
+        glam::Vec2::splat(-0.5),
+        glam::Vec2::splat(0.5),
+    ));
+    let shader = quadtex_raster::shader_fn(Vec::new(), |_, out| *out = [[1.0; 4]; 4]);
+    let mut frame = quadtex_raster::Frame::new(16, 16);
+    frame.draw(quadtex_raster::DrawCall::new(
+        mesh,
+        glam::Mat4::from_translation(glam::Vec3::new(0.0, 0.0, 0.25)),
+        shader,
+    ));
+    let renderer = quadtex_raster::Renderer::new(1).unwrap();
+    let with_color = renderer.render(&frame).unwrap();
+    frame.color = false;
+    let depth_only = renderer.render(&frame).unwrap();
+    assert_eq!((depth_only.color.width, depth_only.color.height), (0, 0));
+    assert!(depth_only.color.data.is_empty());
+    assert_eq!(depth_only.depth, with_color.depth);
+    assert_eq!(depth_only.depth.sample(8, 8, 0), Some(0.25));
+    assert_eq!(depth_only.stats.quads, with_color.stats.quads);
+}

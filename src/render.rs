@@ -1,0 +1,272 @@
+//! `quadtex render SCENE.toml -o OUT.png`: the scene layer of
+//! `quadtex-raster` behind a command line. One frame, or a turntable of
+//! numbered frames (`--frames N`: `OUT_0000.png`, ...) with a progress bar
+//! on stderr; `--stats` prints counts and stage times on stdout.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use quadtex::raster::scene::{
+    profile_from_name, render_scene_with, RenderOptions, Scene, PROFILE_NAMES,
+};
+use quadtex::raster::{Error, Renderer, Stats};
+
+/// The `render` command's arguments.
+#[derive(clap::Args, Debug)]
+pub(crate) struct RenderArgs {
+    /// The scene file (TOML, see scenes/README.md).
+    scene: PathBuf,
+    /// The PNG written (with --frames: OUT_0000.png, OUT_0001.png, ...).
+    #[arg(short = 'o', long = "output")]
+    output: PathBuf,
+    /// Width in pixels (default: the scene's [output] width).
+    #[arg(long)]
+    width: Option<u32>,
+    /// Height in pixels (default: the scene's [output] height).
+    #[arg(long)]
+    height: Option<u32>,
+    /// Worker threads (0: one per core).
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Samples per pixel: 1, 4 or 8 (default: the scene's [output] msaa).
+    #[arg(long)]
+    msaa: Option<u32>,
+    /// Sampler profile: vulkan, nv_sass, ptx or d3d11.
+    #[arg(long, default_value = "vulkan")]
+    profile: String,
+    /// Print quads shaded, helper lanes, texture operations, texels read,
+    /// time per stage and quads/s.
+    #[arg(long)]
+    stats: bool,
+    /// Render a turntable of N frames around the camera target.
+    #[arg(long)]
+    frames: Option<u32>,
+}
+
+/// A failure and the exit status it maps to.
+pub(crate) struct Failure {
+    /// The one line printed after `quadtex: `.
+    pub(crate) message: String,
+    /// 2 for bad input, 1 for failures writing output or rendering.
+    pub(crate) code: u8,
+}
+
+fn bad_input(message: impl Into<String>) -> Failure {
+    Failure {
+        message: message.into(),
+        code: 2,
+    }
+}
+
+/// Maps a library error to its exit status: scene and option errors are
+/// bad input (2), anything else (writing, internal) is 1.
+fn failure(e: Error) -> Failure {
+    let code = match e {
+        Error::Scene(_)
+        | Error::InvalidOption { .. }
+        | Error::Samples(_)
+        | Error::TooLarge(..)
+        | Error::Sampler(_) => 2,
+        _ => 1,
+    };
+    Failure {
+        message: one_line(&e.to_string()),
+        code,
+    }
+}
+
+/// A message on one line: the TOML parser's source excerpt (`2 | key = 1`,
+/// `| ^^^`) is dropped and the remaining lines are joined with `: `.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| {
+            let excerpt = l.starts_with('|')
+                || l.split_once(" |")
+                    .is_some_and(|(n, _)| n.chars().all(|c| c.is_ascii_digit()));
+            !l.is_empty() && !excerpt
+        })
+        .collect::<Vec<_>>()
+        .join(": ")
+}
+
+/// Stage times and counts summed over every frame.
+#[derive(Default)]
+struct Totals {
+    frames: u32,
+    pixels: u64,
+    main: Stats,
+    shadow: Stats,
+    shadow_time: Duration,
+    png: Duration,
+    wall: Duration,
+}
+
+/// Runs `quadtex render`.
+pub(crate) fn run(args: &RenderArgs) -> Result<(), Failure> {
+    let profile = profile_from_name(&args.profile).ok_or_else(|| {
+        bad_input(format!(
+            "--profile: unknown profile `{}` (expected {})",
+            args.profile,
+            PROFILE_NAMES.join(", ")
+        ))
+    })?;
+    if args.frames == Some(0) {
+        return Err(bad_input("--frames: at least 1 frame"));
+    }
+    let scene = Scene::load(&args.scene).map_err(|e| failure(e.into()))?;
+    let renderer = Renderer::new(args.threads)
+        .map_err(failure)?
+        .with_profile(profile);
+    let mut options = RenderOptions {
+        width: args.width,
+        height: args.height,
+        msaa: args.msaa,
+        threads: args.threads,
+        profile,
+        frame: None,
+    };
+    if let Some(dir) = args.output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| Failure {
+            message: format!("{}: {e}", dir.display()),
+            code: 1,
+        })?;
+    }
+
+    let mut totals = Totals::default();
+    let start = Instant::now();
+    let mut msaa = 1;
+    match args.frames {
+        None => {
+            msaa = render_one(&renderer, &scene, &options, &args.output, &mut totals)?;
+        }
+        Some(n) => {
+            for i in 0..n {
+                options.frame = Some((i, n));
+                let path = numbered(&args.output, i);
+                msaa = render_one(&renderer, &scene, &options, &path, &mut totals)?;
+                progress(i + 1, n);
+            }
+            eprintln!();
+        }
+    }
+    totals.wall = start.elapsed();
+    if args.stats {
+        print_stats(&totals, renderer.threads(), msaa);
+    } else if args.frames.is_none() {
+        println!("wrote {}", args.output.display());
+    } else {
+        println!(
+            "wrote {} frames to {}",
+            totals.frames,
+            numbered(&args.output, 0).display()
+        );
+    }
+    Ok(())
+}
+
+/// Renders one frame to `path`; returns its sample count.
+fn render_one(
+    renderer: &Renderer,
+    scene: &Scene,
+    options: &RenderOptions,
+    path: &Path,
+    totals: &mut Totals,
+) -> Result<u32, Failure> {
+    let r = render_scene_with(renderer, scene, options).map_err(failure)?;
+    let t = Instant::now();
+    let png = r.image.encode_png().map_err(failure)?;
+    std::fs::write(path, png).map_err(|e| Failure {
+        message: format!("{}: {e}", path.display()),
+        code: 1,
+    })?;
+    totals.png += t.elapsed();
+    totals.frames += 1;
+    totals.pixels += u64::from(r.image.width) * u64::from(r.image.height);
+    totals.main += r.stats;
+    if let Some(s) = r.shadow_stats {
+        totals.shadow += s;
+    }
+    totals.shadow_time += r.shadow_time;
+    Ok(r.msaa)
+}
+
+/// `OUT.png` -> `OUT_0007.png` for frame 7.
+fn numbered(out: &Path, i: u32) -> PathBuf {
+    let stem = out
+        .file_stem()
+        .map_or_else(|| "frame".to_string(), |s| s.to_string_lossy().into_owned());
+    let ext = out
+        .extension()
+        .map_or_else(|| "png".to_string(), |e| e.to_string_lossy().into_owned());
+    out.with_file_name(format!("{stem}_{i:04}.{ext}"))
+}
+
+/// A one-line progress bar on stderr, redrawn in place.
+fn progress(done: u32, total: u32) {
+    const WIDTH: u32 = 30;
+    let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH) as usize;
+    let bar = format!(
+        "{}{}",
+        "#".repeat(filled),
+        "-".repeat(WIDTH as usize - filled)
+    );
+    let mut err = std::io::stderr().lock();
+    let _ = write!(err, "\rrendering [{bar}] {done}/{total}");
+    let _ = err.flush();
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn print_stats(t: &Totals, threads: usize, msaa: u32) {
+    let m = &t.main;
+    let quads = m.quads + t.shadow.quads;
+    let lanes = m.active_lanes + m.helper_lanes + t.shadow.active_lanes + t.shadow.helper_lanes;
+    let helpers = m.helper_lanes + t.shadow.helper_lanes;
+    let share = if lanes == 0 {
+        0.0
+    } else {
+        helpers as f64 / lanes as f64 * 100.0
+    };
+    let shade = t.shadow.raster_shade + m.raster_shade + m.resolve;
+    let qps = if shade.is_zero() {
+        0.0
+    } else {
+        quads as f64 / shade.as_secs_f64()
+    };
+    println!(
+        "frames          {} ({msaa}x MSAA, {threads} threads)",
+        t.frames
+    );
+    println!("triangles       {}", m.triangles + t.shadow.triangles);
+    println!(
+        "quads shaded    {quads} (main {}, shadow {})",
+        m.quads, t.shadow.quads
+    );
+    println!("helper lanes    {share:.1}%");
+    println!(
+        "texture ops     sample {} gather {} query_lod {} fetch {}",
+        m.tex.sample, m.tex.gather, m.tex.query_lod, m.tex.fetch
+    );
+    println!("texels read     {} (footprint estimate)", m.tex.texels);
+    println!("time shadow     {:.3} ms", ms(t.shadow_time));
+    println!("time binning    {:.3} ms", ms(m.binning));
+    println!(
+        "time raster     {:.3} ms (raster+shade)",
+        ms(m.raster_shade)
+    );
+    println!("time resolve    {:.3} ms", ms(m.resolve));
+    println!("time png        {:.3} ms", ms(t.png));
+    println!("time total      {:.3} ms", ms(t.wall));
+    println!("quads/s         {qps:.0}");
+    let mpx = if t.wall.is_zero() {
+        0.0
+    } else {
+        t.pixels as f64 / t.wall.as_secs_f64() / 1e6
+    };
+    println!("Mpixels/s       {mpx:.2} (output pixels over total time)");
+}

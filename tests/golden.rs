@@ -1,0 +1,187 @@
+//! Golden images: every scene in `scenes/` rendered at 256x144 and compared
+//! with the reference PNG in `tests/golden/NAME.png`.
+//!
+//! Set `QUADTEX_BLESS=1` to write the references instead
+//! (`QUADTEX_BLESS=1 cargo test --release --test golden`), then look at
+//! every one before committing it.
+//!
+//! # Tolerance
+//!
+//! Images are compared as the 8-bit sRGB PNGs `quadtex render` writes. A
+//! scene passes when
+//!
+//! - at least 99.5% of pixels have every channel within 2/255 of the
+//!   reference, and
+//! - the mean absolute channel difference is below 0.5/255.
+//!
+//! Why: the renderer is deterministic (any thread count gives the same
+//! bits, pinned by `thread_count_does_not_change_the_picture`), so on one
+//! build the difference is zero. The slack is for other builds of the same
+//! arithmetic: the sampler's SIMD kernels differ per instruction set
+//! (AVX-512 four-quad batches, AVX2, SSE; FMA contraction), which moves
+//! filtered values by an ulp or so and an 8-bit sRGB value by one step
+//! now and then, and can flip a texel choice on a handful of edge pixels
+//! (hence 0.5% of pixels may differ more). Anything that changes what is
+//! sampled (LOD, filtering, addressing, cube faces, compare, MSAA
+//! positions, shadow projection) moves whole regions by far more than
+//! 2/255 or the mean by far more than 0.5/255, and fails.
+
+use std::path::{Path, PathBuf};
+
+use quadtex::raster::scene::{render_scene, RenderOptions, Scene};
+use quadtex::raster::{ColorTarget, Renderer};
+
+const WIDTH: u32 = 256;
+const HEIGHT: u32 = 144;
+/// Largest per-channel difference (of 255) counted as a match.
+const CHANNEL_TOLERANCE: u8 = 2;
+/// Share of pixels that must match.
+const MIN_MATCHING: f64 = 0.995;
+/// Bound on the mean absolute channel difference, in 1/255 steps.
+const MAX_MEAN_DIFF: f64 = 0.5;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn options(threads: usize) -> RenderOptions {
+    RenderOptions {
+        width: Some(WIDTH),
+        height: Some(HEIGHT),
+        threads,
+        ..RenderOptions::default()
+    }
+}
+
+/// The scene rendered at golden size, as 8-bit sRGB RGBA.
+fn render(name: &str) -> (Vec<u8>, ColorTarget) {
+    let scene = Scene::load(root().join("scenes").join(format!("{name}.toml")))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let r = render_scene(&scene, &options(2)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert_eq!((r.image.width, r.image.height), (WIDTH, HEIGHT));
+    let png = r.image.encode_png().expect("encode");
+    let rgba = image::load_from_memory(&png).expect("decode").to_rgba8();
+    (rgba.into_raw(), r.image)
+}
+
+fn reference(name: &str) -> PathBuf {
+    root().join("tests/golden").join(format!("{name}.png"))
+}
+
+/// Renders `name` and compares it with its reference (or blesses it).
+fn check(name: &str) {
+    let (ours, target) = render(name);
+    let path = reference(name);
+    if std::env::var_os("QUADTEX_BLESS").is_some_and(|v| v == "1") {
+        target.save_png(&path).expect("write reference");
+        return;
+    }
+    let golden = image::open(&path)
+        .unwrap_or_else(|e| {
+            panic!(
+                "{}: {e} (QUADTEX_BLESS=1 writes the references)",
+                path.display()
+            )
+        })
+        .to_rgba8();
+    assert_eq!(
+        golden.dimensions(),
+        (WIDTH, HEIGHT),
+        "{name}: reference size"
+    );
+    let golden = golden.into_raw();
+    let pixels = (WIDTH * HEIGHT) as usize;
+    let mut matching = 0usize;
+    let mut sum = 0u64;
+    let mut worst = 0u8;
+    for (a, b) in ours.chunks_exact(4).zip(golden.chunks_exact(4)) {
+        let d = (0..4).map(|c| a[c].abs_diff(b[c])).max().unwrap_or(0);
+        worst = worst.max(d);
+        if d <= CHANNEL_TOLERANCE {
+            matching += 1;
+        }
+        sum += (0..4).map(|c| u64::from(a[c].abs_diff(b[c]))).sum::<u64>();
+    }
+    let share = matching as f64 / pixels as f64;
+    let mean = sum as f64 / (pixels * 4) as f64;
+    assert!(
+        share >= MIN_MATCHING && mean < MAX_MEAN_DIFF,
+        "{name}: {:.3}% of pixels within {CHANNEL_TOLERANCE}/255 (need {:.1}%), \
+         mean diff {mean:.3}/255 (bound {MAX_MEAN_DIFF}), worst {worst}/255",
+        share * 100.0,
+        MIN_MATCHING * 100.0
+    );
+}
+
+macro_rules! golden {
+    ($($test:ident => $scene:literal),* $(,)?) => {
+        $(
+            #[test]
+            fn $test() {
+                check($scene);
+            }
+        )*
+
+        /// Every scene file in `scenes/` has a golden test above.
+        #[test]
+        fn every_scene_has_a_golden_test() {
+            let mut files: Vec<String> = std::fs::read_dir(root().join("scenes"))
+                .expect("scenes/")
+                .filter_map(|e| {
+                    let p = e.ok()?.path();
+                    (p.extension()? == "toml").then(|| p.file_stem()?.to_str().map(String::from))?
+                })
+                .collect();
+            files.sort();
+            let mut tested = vec![$($scene.to_string()),*];
+            tested.sort();
+            assert_eq!(files, tested);
+        }
+    };
+}
+
+golden! {
+    golden_arrays => "arrays",
+    golden_checker_plane => "checker_plane",
+    golden_cubemap => "cubemap",
+    golden_mip_levels => "mip_levels",
+    golden_msaa => "msaa",
+    golden_shadows => "shadows",
+    golden_showcase => "showcase",
+    golden_volume => "volume",
+}
+
+/// One thread and several give the same bits and the same counts, for the
+/// scene that uses every pass (shadow map, MSAA, resolve).
+#[test]
+fn thread_count_does_not_change_the_picture() {
+    let scene = Scene::load(root().join("scenes/showcase.toml")).expect("load");
+    let one = render_scene(&scene, &options(1)).expect("1 thread");
+    for threads in [2, 3, 5] {
+        let renderer = Renderer::new(threads).expect("pool");
+        let many = quadtex::raster::scene::render_scene_with(&renderer, &scene, &options(threads))
+            .expect("n threads");
+        assert!(one.image == many.image, "{threads} threads: pixels differ");
+        assert_eq!(one.stats.counts(), many.stats.counts(), "{threads} threads");
+        assert_eq!(
+            one.shadow_stats.map(|s| s.counts()),
+            many.shadow_stats.map(|s| s.counts())
+        );
+    }
+}
+
+/// The showcase exercises every texture operation kind and both passes.
+#[test]
+fn showcase_runs_every_texture_operation() {
+    let scene = Scene::load(root().join("scenes/showcase.toml")).expect("load");
+    let r = render_scene(&scene, &options(2)).expect("render");
+    assert_eq!(r.msaa, 4);
+    let tex = r.stats.tex;
+    assert!(tex.sample > 0 && tex.gather > 0 && tex.query_lod > 0);
+    // The resolve fetches 4 samples for every pixel quad.
+    assert_eq!(tex.fetch, u64::from(WIDTH * HEIGHT / 4) * 4);
+    assert!(r.shadow_stats.is_some_and(|s| s.quads > 0));
+    // The sky's clear colour never shows: the skybox covers every pixel.
+    let clear = scene.output.clear.to_array();
+    assert!(r.image.data.iter().all(|p| *p != clear));
+}
