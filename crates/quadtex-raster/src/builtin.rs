@@ -70,7 +70,7 @@ impl FragmentShader for Unlit {
         } else {
             q.coords2(self.uv)
         };
-        let t = texels_f32(&q.sample(0, &SampleArgs::default(), coords));
+        let t = q.sample_rgba(0, &SampleArgs::default(), coords);
         for l in 0..4 {
             out[l] = std::array::from_fn(|c| t[l][c] * self.tint[c]);
         }
@@ -122,7 +122,7 @@ impl FragmentShader for Lambert {
     }
 
     fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
-        let t = texels_f32(&q.sample(0, &SampleArgs::default(), q.coords2(self.uv)));
+        let t = q.sample_rgba(0, &SampleArgs::default(), q.coords2(self.uv));
         let n = vec3s(q, self.normal);
         let l = self.light_dir.normalize_or_zero();
         let tint = self.tint;
@@ -188,7 +188,7 @@ impl FragmentShader for Reflect {
             let r = i - 2.0 * nn.dot(i) * nn;
             [r.x, r.y, r.z, 0.0]
         });
-        let t = texels_f32(&q.sample(0, &SampleArgs::default(), coords));
+        let t = q.sample_rgba(0, &SampleArgs::default(), coords);
         let r = self.reflectivity;
         for l in 0..4 {
             out[l] = std::array::from_fn(|c| self.tint[c] * ((1.0 - r) + t[l][c] * r));
@@ -302,7 +302,7 @@ impl Shadowed {
                     dref: Some(dref),
                     ..Default::default()
                 };
-                texels_f32(&q.sample(1, &args, coords)).map(|t| t[0])
+                q.sample_rgba(1, &args, coords).map(|t| t[0])
             }
             ShadowFilter::GatherCompare => {
                 let (w, h) = q
@@ -338,7 +338,7 @@ impl FragmentShader for Shadowed {
     }
 
     fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
-        let base = texels_f32(&q.sample(0, &SampleArgs::default(), q.coords2(self.uv)));
+        let base = q.sample_rgba(0, &SampleArgs::default(), q.coords2(self.uv));
         let vis = self.visibility(q);
         let n = vec3s(q, self.normal);
         let ld = self.light_dir.normalize_or_zero();
@@ -534,8 +534,8 @@ impl FragmentShader for Terrain {
                 (lo[l] + 1.0).min(n - 1.0),
             ]
         });
-        let a = texels_f32(&q.sample(0, &SampleArgs::default(), c0));
-        let b = texels_f32(&q.sample(0, &SampleArgs::default(), c1));
+        let a = q.sample_rgba(0, &SampleArgs::default(), c0);
+        let b = q.sample_rgba(0, &SampleArgs::default(), c1);
         for l in 0..4 {
             out[l] = std::array::from_fn(|c| a[l][c] + (b[l][c] - a[l][c]) * f[l]);
         }
@@ -576,7 +576,7 @@ impl FragmentShader for VolumeSlice {
         let r = self.r_attr.map_or([self.slice; 4], |k| q.attr(k));
         let (u, v) = (q.attr(self.uv), q.attr(self.uv + 1));
         let coords = std::array::from_fn(|l| [u[l], v[l], r[l], 0.0]);
-        *out = texels_f32(&q.sample(0, &SampleArgs::default(), coords));
+        *out = q.sample_rgba(0, &SampleArgs::default(), coords);
     }
 }
 

@@ -297,6 +297,26 @@ impl<'a> QuadCtx<'a> {
         s.sample(args, &quad)
     }
 
+    /// [`Self::sample`] as float RGBA per lane (lanes that did not run read
+    /// 0): the sampler's lean path (`QuadSampler::sample_rgba`), which
+    /// skips building a [`QuadResult`]; the same values as
+    /// `texels_f32(&self.sample(..))`.
+    pub fn sample_rgba(
+        &mut self,
+        b: usize,
+        args: &SampleArgs,
+        coords: [[f32; 4]; 4],
+    ) -> [[f32; 4]; 4] {
+        let quad = self.quad(coords);
+        let lanes = self.running_lanes();
+        let (Some(s), Some(binding)) = (self.samplers.get_mut(b), self.bindings.get(b)) else {
+            return [[0.0; 4]; 4];
+        };
+        self.tex.sample += 1;
+        self.tex.texels += lanes * binding.sample_texels();
+        s.sample_rgba(args, &quad)
+    }
+
     /// `gather` on binding `b` at `coords`. A missing binding gives
     /// [`QuadResult::EMPTY`].
     pub fn gather(&mut self, b: usize, args: &GatherArgs, coords: [[f32; 4]; 4]) -> QuadResult {
