@@ -17,7 +17,7 @@ use quadtex_sampler::{
 };
 
 use crate::mesh::{ATTR_NORMAL, ATTR_UV, ATTR_WORLD};
-use crate::shader::{texels_f32, FragmentShader, QuadCtx, TextureBinding};
+use crate::shader::{texels_f32, FragmentShader, QuadBatch, QuadCtx, TextureBinding};
 
 /// Reads attributes `k..k + 3` as one `Vec3` per lane.
 fn vec3s(q: &QuadCtx<'_>, k: usize) -> [Vec3; 4] {
@@ -73,6 +73,36 @@ impl FragmentShader for Unlit {
         let t = q.sample_rgba(0, &SampleArgs::default(), coords);
         for l in 0..4 {
             out[l] = std::array::from_fn(|c| t[l][c] * self.tint[c]);
+        }
+    }
+
+    /// The whole batch in one sampler call (the same values as `shade`).
+    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut [[[f32; 4]; 4]]) {
+        let cube = q
+            .binding(0)
+            .is_some_and(|b| matches!(b.view.kind, TextureKind::Cube | TextureKind::CubeArray));
+        let coords = |i: usize| -> [[f32; 4]; 4] {
+            if cube {
+                let (x, y, z) = (
+                    batch.attr(i, ATTR_WORLD),
+                    batch.attr(i, ATTR_WORLD + 1),
+                    batch.attr(i, ATTR_WORLD + 2),
+                );
+                std::array::from_fn(|l| {
+                    let d = self
+                        .object_from_world
+                        .transform_point3(Vec3::new(x[l], y[l], z[l]));
+                    [d.x, d.y, d.z, 0.0]
+                })
+            } else {
+                batch.coords2(i, self.uv)
+            }
+        };
+        q.sample_batch_rgba(0, &SampleArgs::default(), batch, coords, out);
+        for o in out.iter_mut().take(batch.len()) {
+            for lane in o.iter_mut() {
+                *lane = std::array::from_fn(|c| lane[c] * self.tint[c]);
+            }
         }
     }
 }

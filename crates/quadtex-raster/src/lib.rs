@@ -94,7 +94,9 @@ pub use pipeline::{
 };
 pub use render::{fullscreen_triangle, Rendered, Renderer, TILE};
 pub use scene::{render_scene, RenderOptions, RenderedScene, Scene};
-pub use shader::{shader_fn, texels_f32, FnShader, FragmentShader, QuadCtx, TextureBinding};
+pub use shader::{
+    shader_fn, texels_f32, FnShader, FragmentShader, QuadBatch, QuadCtx, TextureBinding,
+};
 pub use stats::{Stats, TexStats};
 pub use target::{
     cube_face_projection, cube_face_view, cube_texture, ColorTarget, DepthTarget, Srgb8Encoder,

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::mesh::Mesh;
 use crate::pipeline::{sample_positions, DrawCall, DrawState, Frame};
 use crate::setup::{setup_draw, Tri, SUB};
-use crate::shader::QuadCtx;
+use crate::shader::{QuadBatch, QuadCtx};
 use crate::stats::Stats;
 use crate::target::{ColorTarget, DepthTarget};
 
@@ -279,7 +279,12 @@ fn render_tile(
 ) {
     let ns = offsets.len();
     let mut cur: Option<(usize, QuadCtx<'_>)> = None;
-    let mut out = [[0.0f32; 4]; 4];
+    // Quads of the current triangle waiting to be shaded together (one
+    // triangle's quads never overlap, so deferring their depth and colour
+    // writes to the flush changes nothing).
+    let mut batch = QuadBatch::default();
+    let mut pending: Vec<Pending> = Vec::with_capacity(BATCH);
+    let mut outs = vec![[[0.0f32; 4]; 4]; BATCH];
     let (tx1, ty1) = (tile.x0 + tile.w, tile.y0 + tile.h);
     for &ti in bin {
         let tri = &tris[ti as usize];
@@ -320,6 +325,8 @@ fn render_tile(
                 }
             }
         }
+        batch.reset(tri.attrs.len(), tri.front);
+        pending.clear();
         for qy in (y0..y1).step_by(2) {
             for qx in (x0..x1).step_by(2) {
                 let (bx, by) = (qx as i64 * SUB, qy as i64 * SUB);
@@ -358,11 +365,7 @@ fn render_tile(
                 if active == 0 {
                     continue;
                 }
-                q.x = qx;
-                q.y = qy;
-                q.active = active;
-                q.helper = !active & 0xf;
-                q.front_facing = tri.front;
+                batch.push(qx, qy, active, !active & 0xf);
                 if frame.color {
                     let dx: [f32; 4] =
                         std::array::from_fn(|l| (qx + (l as u32 & 1)) as f32 + 0.5 - tri.origin[0]);
@@ -370,38 +373,107 @@ fn render_tile(
                         (qy + (l as u32 >> 1)) as f32 + 0.5 - tri.origin[1]
                     });
                     let rcp: [f32; 4] = std::array::from_fn(|l| 1.0 / tri.inv_w.at(dx[l], dy[l]));
-                    for (slot, p) in q.attrs.iter_mut().zip(tri.attrs.iter()) {
+                    for (slot, p) in batch.attrs_mut().iter_mut().zip(tri.attrs.iter()) {
                         *slot = std::array::from_fn(|l| p.at(dx[l], dy[l]) * rcp[l]);
                     }
-                    draw.shader.shade(q, &mut out);
                 }
+                pending.push(Pending {
+                    x: qx,
+                    y: qy,
+                    smask,
+                    zs,
+                });
                 tile.stats.quads += 1;
                 tile.stats.active_lanes += u64::from(active.count_ones());
                 tile.stats.helper_lanes += u64::from(4 - active.count_ones());
-                for lane in 0..4 {
-                    let m = smask[lane];
-                    if m == 0 {
-                        continue;
-                    }
-                    let lx = qx + (lane as u32 & 1);
-                    let ly = qy + (lane as u32 >> 1);
-                    let base = ((ly - tile.y0) * tile.w + (lx - tile.x0)) as usize * ns;
-                    for (s, &z) in zs[lane].iter().enumerate().take(ns) {
-                        if m & (1 << s) == 0 {
-                            continue;
-                        }
-                        if write_depth {
-                            tile.depth[base + s] = z;
-                        }
-                        if let Some(dst) = tile.color.get_mut(base + s) {
-                            *dst = state.blend.blend(out[lane], *dst);
-                        }
-                    }
+                if pending.len() == BATCH {
+                    flush(
+                        frame,
+                        draw,
+                        q,
+                        &batch,
+                        &pending,
+                        &mut outs,
+                        tile,
+                        ns,
+                        write_depth,
+                    );
+                    batch.reset(tri.attrs.len(), tri.front);
+                    pending.clear();
                 }
             }
         }
+        flush(
+            frame,
+            draw,
+            q,
+            &batch,
+            &pending,
+            &mut outs,
+            tile,
+            ns,
+            write_depth,
+        );
     }
     if let Some((_, old)) = cur.take() {
         tile.stats.tex += old.tex;
+    }
+}
+
+/// Quads shaded per [`crate::FragmentShader::shade_batch`] call: four AVX-512
+/// sampler registers' worth, and a few kilobytes of attributes.
+const BATCH: usize = 64;
+
+/// A covered quad waiting for its shading: where it is, which samples
+/// passed, and their depths.
+struct Pending {
+    x: u32,
+    y: u32,
+    smask: [u8; 4],
+    zs: [[f32; MAX_SAMPLES]; 4],
+}
+
+/// Shades the batch (when the frame has colour) and writes each quad's
+/// samples: depth where the draw writes it, blended colour.
+#[allow(clippy::too_many_arguments)]
+fn flush(
+    frame: &Frame,
+    draw: &DrawCall,
+    q: &mut QuadCtx<'_>,
+    batch: &QuadBatch,
+    pending: &[Pending],
+    outs: &mut [[[f32; 4]; 4]],
+    tile: &mut TileBuf,
+    ns: usize,
+    write_depth: bool,
+) {
+    if pending.is_empty() {
+        return;
+    }
+    let outs = &mut outs[..pending.len()];
+    if frame.color {
+        draw.shader.shade_batch(q, batch, outs);
+    }
+    for (p, out) in pending.iter().zip(outs.iter()) {
+        for (lane, &colour) in out.iter().enumerate() {
+            let m = p.smask[lane];
+            if m == 0 {
+                continue;
+            }
+            let lx = p.x + (lane as u32 & 1);
+            let ly = p.y + (lane as u32 >> 1);
+            let base = ((ly - tile.y0) * tile.w + (lx - tile.x0)) as usize * ns;
+            for (s, &z) in p.zs[lane].iter().enumerate().take(ns) {
+                if m & (1 << s) == 0 {
+                    continue;
+                }
+                if write_depth {
+                    tile.depth[base + s] = z;
+                }
+                if let Some(dst) = tile.color.get_mut(base + s) {
+                    *dst = draw.state.blend.blend(colour, *dst);
+                }
+            }
+        }
     }
 }

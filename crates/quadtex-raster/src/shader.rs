@@ -98,6 +98,108 @@ pub trait FragmentShader: Send + Sync {
     /// Writes `out[lane]` = linear RGBA for each lane. Lanes that are not
     /// active (helpers) may be written; their results are discarded.
     fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]);
+
+    /// Shades the quads of `batch` (neighbouring quads of one triangle in
+    /// one tile) into `out[i]`, quad `i`'s result. The default loads each
+    /// quad into `q` and calls [`Self::shade`]; shaders whose texture reads
+    /// do not depend on other reads can override it to sample the whole
+    /// batch at once ([`QuadCtx::sample_batch_rgba`]), which lets the
+    /// sampler fill its widest registers. Either way the results must be
+    /// what [`Self::shade`] gives quad by quad.
+    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut [[[f32; 4]; 4]]) {
+        for (i, o) in out.iter_mut().enumerate().take(batch.len()) {
+            batch.load(i, q);
+            self.shade(q, o);
+        }
+    }
+}
+
+/// Quads of one triangle in one tile, shaded together
+/// ([`FragmentShader::shade_batch`]): their origins, masks and
+/// interpolated attributes.
+#[derive(Clone, Debug, Default)]
+pub struct QuadBatch {
+    origin: Vec<(u32, u32)>,
+    masks: Vec<(u8, u8)>,
+    attrs: Vec<[f32; 4]>,
+    nattrs: usize,
+    front_facing: bool,
+}
+
+impl QuadBatch {
+    /// An empty batch of quads with `nattrs` attributes.
+    pub(crate) fn reset(&mut self, nattrs: usize, front_facing: bool) {
+        self.origin.clear();
+        self.masks.clear();
+        self.attrs.clear();
+        self.nattrs = nattrs;
+        self.front_facing = front_facing;
+    }
+
+    /// Appends a quad at `(x, y)` with its masks; its attributes follow
+    /// through [`Self::attrs_mut`].
+    pub(crate) fn push(&mut self, x: u32, y: u32, active: u8, helper: u8) {
+        self.origin.push((x, y));
+        self.masks.push((active, helper));
+        self.attrs.resize(self.attrs.len() + self.nattrs, [0.0; 4]);
+    }
+
+    /// The attributes of the last quad pushed.
+    pub(crate) fn attrs_mut(&mut self) -> &mut [[f32; 4]] {
+        let n = self.attrs.len();
+        &mut self.attrs[n - self.nattrs..]
+    }
+
+    /// Number of quads.
+    pub fn len(&self) -> usize {
+        self.origin.len()
+    }
+
+    /// Whether there are no quads.
+    pub fn is_empty(&self) -> bool {
+        self.origin.is_empty()
+    }
+
+    /// Quad `i`'s `(active, helper)` masks.
+    pub fn masks(&self, i: usize) -> (u8, u8) {
+        self.masks.get(i).copied().unwrap_or((0, 0))
+    }
+
+    /// Quad `i`'s attribute `k` per lane (zeros past the end), as
+    /// [`QuadCtx::attr`].
+    pub fn attr(&self, i: usize, k: usize) -> [f32; 4] {
+        if k >= self.nattrs {
+            return [0.0; 4];
+        }
+        self.attrs
+            .get(i * self.nattrs + k)
+            .copied()
+            .unwrap_or([0.0; 4])
+    }
+
+    /// Quad `i`'s `[s, t, 0, 0]` from attributes `s` and `s + 1`, as
+    /// [`QuadCtx::coords2`].
+    pub fn coords2(&self, i: usize, s: usize) -> [[f32; 4]; 4] {
+        let (u, v) = (self.attr(i, s), self.attr(i, s + 1));
+        std::array::from_fn(|l| [u[l], v[l], 0.0, 0.0])
+    }
+
+    /// Fills `q` with quad `i` (origin, masks, facing, attributes).
+    pub fn load(&self, i: usize, q: &mut QuadCtx<'_>) {
+        let (x, y) = self.origin.get(i).copied().unwrap_or((0, 0));
+        let (active, helper) = self.masks(i);
+        q.x = x;
+        q.y = y;
+        q.active = active;
+        q.helper = helper;
+        q.front_facing = self.front_facing;
+        if q.attrs.len() != self.nattrs {
+            q.attrs.resize(self.nattrs, [0.0; 4]);
+        }
+        if let Some(a) = self.attrs.get(i * self.nattrs..(i + 1) * self.nattrs) {
+            q.attrs.copy_from_slice(a);
+        }
+    }
 }
 
 impl<F> FragmentShader for F
@@ -152,6 +254,8 @@ pub struct QuadCtx<'a> {
     samplers: Vec<QuadSampler<'a>>,
     profile: &'a Profile,
     pub(crate) tex: TexStats,
+    /// Reused by [`Self::sample_batch_rgba`].
+    scratch: Vec<Quad>,
 }
 
 impl<'a> QuadCtx<'a> {
@@ -175,6 +279,7 @@ impl<'a> QuadCtx<'a> {
                 .collect(),
             profile,
             tex: TexStats::default(),
+            scratch: Vec::new(),
         }
     }
 
@@ -315,6 +420,39 @@ impl<'a> QuadCtx<'a> {
         self.tex.sample += 1;
         self.tex.texels += lanes * binding.sample_texels();
         s.sample_rgba(args, &quad)
+    }
+
+    /// [`Self::sample_rgba`] for every quad of `batch` at once, quad `i`
+    /// at `coords(i)`, into `out[i]`: the sampler's batched kernels
+    /// (`QuadSampler::sample_quads_rgba`, several quads per register),
+    /// with the same values quad by quad.
+    pub fn sample_batch_rgba(
+        &mut self,
+        b: usize,
+        args: &SampleArgs,
+        batch: &QuadBatch,
+        coords: impl Fn(usize) -> [[f32; 4]; 4],
+        out: &mut [[[f32; 4]; 4]],
+    ) {
+        let n = batch.len().min(out.len());
+        let (Some(s), Some(binding)) = (self.samplers.get_mut(b), self.bindings.get(b)) else {
+            out.iter_mut().take(n).for_each(|o| *o = [[0.0; 4]; 4]);
+            return;
+        };
+        self.scratch.clear();
+        let mut lanes = 0u64;
+        for i in 0..n {
+            let (active, helper) = batch.masks(i);
+            lanes += u64::from((active | helper).count_ones());
+            self.scratch.push(Quad {
+                coords: coords(i),
+                active,
+                helper,
+            });
+        }
+        self.tex.sample += n as u64;
+        self.tex.texels += lanes * binding.sample_texels();
+        s.sample_quads_rgba(args, &self.scratch, &mut out[..n]);
     }
 
     /// `gather` on binding `b` at `coords`. A missing binding gives
