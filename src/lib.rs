@@ -4,10 +4,12 @@
 //! crates: [`format`] (what a texture is), [`sampler`] (how it is read) and
 //! [`raster`] (the demo rasterizer and scene files behind `quadtex render`).
 //! [`probe`] is the command's `probe` subcommand as a library: it evaluates
-//! a probe-format case (`probe-format.md`) and returns the RESULT JSON.
+//! a probe-format case (`probe-format.md`) and returns the RESULT JSON;
+//! [`profile`] is `quadtex profile` (quad throughput of one operation).
 
 pub use quadtex_format as format;
 pub use quadtex_raster as raster;
 pub use quadtex_sampler as sampler;
 
 pub mod probe;
+pub mod profile;

@@ -4,7 +4,9 @@
 //!   `--height`, `--threads`, `--msaa`, `--profile`, `--stats`,
 //!   `--frames N` for a turntable);
 //! - `info FILE`: what a texture file holds, one subresource to PNG;
-//! - `probe CASE.json`: evaluate a probe case, print its RESULT JSON.
+//! - `probe CASE.json`: evaluate a probe case, print its RESULT JSON;
+//! - `profile [--op --filter --format --kind --seconds]`: quad throughput
+//!   of one texture operation on one thread.
 //!
 //! Errors are one line on stderr and a non-zero exit: 2 for bad usage or
 //! bad input, 1 for failures writing output (and for an internal error,
@@ -56,6 +58,25 @@ enum Command {
         /// The CASE.json file; its texel data are read relative to it.
         case: PathBuf,
     },
+    /// Time one texture operation on one thread: Mquads/s and Mpixels/s.
+    Profile {
+        /// sample (the batched tile API), sample_quad (one quad per call),
+        /// gather, query_lod or fetch.
+        #[arg(long, default_value = "sample")]
+        op: String,
+        /// nearest, bilinear, trilinear or aniso16.
+        #[arg(long, default_value = "bilinear")]
+        filter: String,
+        /// rgba8, rgba8_srgb, rgba16f, r32f, bc1 or bc7.
+        #[arg(long, default_value = "rgba8")]
+        format: String,
+        /// 2d, cube or 2d_array.
+        #[arg(long, default_value = "2d")]
+        kind: String,
+        /// Seconds to run.
+        #[arg(long, default_value_t = 1.0)]
+        seconds: f64,
+    },
 }
 
 fn main() -> ExitCode {
@@ -87,6 +108,13 @@ fn main() -> ExitCode {
             }
         },
         Command::Probe { case } => probe(&case),
+        Command::Profile {
+            op,
+            filter,
+            format,
+            kind,
+            seconds,
+        } => profile(&op, &filter, &format, &kind, seconds),
         Command::Info {
             file,
             level,
@@ -191,4 +219,31 @@ fn print_info(file: &std::path::Path, tex: &Texture) {
             d.level_bytes(l).unwrap_or(0)
         );
     }
+}
+
+/// `quadtex profile`: one line of figures, or a one-line error (exit 2).
+fn profile(op: &str, filter: &str, format: &str, kind: &str, seconds: f64) -> ExitCode {
+    let Some(o) = quadtex::profile::Op::parse(op) else {
+        eprintln!("quadtex: unknown op `{op}` (sample, sample_quad, gather, query_lod, fetch)");
+        return ExitCode::from(2);
+    };
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
+        eprintln!("quadtex: --seconds must be in (0, 3600]");
+        return ExitCode::from(2);
+    }
+    let w = match quadtex::profile::Workload::new(filter, format, kind) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("quadtex: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let (qps, sum) = w.run(o, std::time::Duration::from_secs_f64(seconds));
+    println!(
+        "{op} {filter}/{format}/{kind}: {:.2} Mquads/s = {:.1} Mpixels/s (1 thread; target features: {}; checksum {sum:.1})",
+        qps / 1e6,
+        qps * 4.0 / 1e6,
+        quadtex::profile::target_features()
+    );
+    ExitCode::SUCCESS
 }

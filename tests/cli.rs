@@ -243,3 +243,39 @@ fn render_to_an_unwritable_path_exits_1_with_one_line() {
     assert!(err.starts_with("quadtex: "), "{err}");
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `quadtex profile` times every operation and prints one line with the
+/// figures and the target features; unknown names and bad durations are
+/// one-line errors with exit 2.
+#[test]
+fn profile_prints_throughput_and_rejects_unknown_names() {
+    for op in ["sample", "sample_quad", "gather", "query_lod", "fetch"] {
+        let out = quadtex(&[
+            "profile",
+            "--op",
+            op,
+            "--format",
+            "r32f",
+            "--seconds",
+            "0.02",
+        ]);
+        assert!(out.status.success(), "{op}: {out:?}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.starts_with(op) && text.contains("Mquads/s") && text.contains("target features"),
+            "{text}"
+        );
+    }
+    for args in [
+        vec!["profile", "--op", "texture"],
+        vec!["profile", "--filter", "cubic"],
+        vec!["profile", "--format", "rgb565"],
+        vec!["profile", "--kind", "3d"],
+        vec!["profile", "--seconds", "-1"],
+    ] {
+        let out = quadtex(&args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+    }
+}

@@ -549,7 +549,7 @@ macro_rules! batch_kernel {
                         if !used.any() {
                             continue;
                         }
-                        let acc = bilerp(ctx, fetch, &sub, s, t, sel.linear, offset, cube)?;
+                        let acc = bilerp(ctx, fetch, &sub, s, t, sel.linear, used, offset, cube)?;
                         for c in 0..4 {
                             total[c] = used.select(total[c] + tw * acc[c], total[c]);
                         }
@@ -559,7 +559,8 @@ macro_rules! batch_kernel {
             }
 
             /// One nearest or bilinear read of `sub` at `(s, t)` on every
-            /// lane (`linear` picks per lane).
+            /// lane (`linear` picks per lane); lanes outside `want` may read
+            /// anything (their result is not used).
             #[inline(always)]
             #[allow(clippy::too_many_arguments)]
             fn bilerp<D: Fetch>(
@@ -569,6 +570,7 @@ macro_rules! batch_kernel {
                 s: F,
                 t: F,
                 linear: F,
+                want: F,
                 offset: [i32; 3],
                 cube: bool,
             ) -> Option<[F; 4]> {
@@ -664,8 +666,14 @@ macro_rules! batch_kernel {
                             _ => {
                                 let blk = blk.to_array();
                                 let (tx, ty) = (inner[0][kx].to_array(), inner[1][ky].to_array());
+                                // Only lanes that use this texel decode it
+                                // (block formats: fewer cache misses).
+                                let need = (live & want).to_bitmask();
                                 let mut v = [[0.0f32; N]; 4];
                                 for l in 0..N {
+                                    if need & (1 << l) == 0 {
+                                        continue;
+                                    }
                                     let o = sub.offset + blk[l] as usize * bb;
                                     let t = fetch.texel(bytes, o, tx[l] as u32, ty[l] as u32);
                                     for c in 0..4 {

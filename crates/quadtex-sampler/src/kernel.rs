@@ -159,7 +159,11 @@ impl Fetch for Blocks {
             self.texels = vec![[0.0; 4]; BLOCK_SLOTS * self.n];
         }
         let bb = self.format.block_bytes() as usize;
-        let slot = (o / bb) & (BLOCK_SLOTS - 1);
+        // A multiplicative hash of the block index: neighbours along any
+        // axis (also 2D-distant blocks whose indices differ by a row pitch)
+        // land in different slots.
+        let slot = ((o / bb) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) as usize
+            >> (usize::BITS - BLOCK_SLOTS.trailing_zeros());
         let cached = &mut self.texels[slot * self.n..(slot + 1) * self.n];
         if self.keys[slot] != o {
             let ok = bytes

@@ -1,0 +1,254 @@
+//! `quadtex profile`: quad throughput of one texture operation, timed on
+//! the command line (criterion benches in `benches/` are the reference
+//! figures; this is the quick look and the profiler's target).
+//!
+//! The workload is `benches/sample.rs`'s: a 256x256-pixel screen region
+//! (16,384 quads) minifying about 1.6:1 with a slight rotation (8:1 for
+//! `aniso16`), seeded random texel bytes in a tiled mipmapped texture
+//! (1024^2 2D, 256^2 cube faces, 512^2 x 4 layers), implicit coarse
+//! derivatives, `Profile::VULKAN`, one thread.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat, TextureKind};
+use quadtex_sampler::fetch::{fetch, FetchArgs};
+use quadtex_sampler::profile::Derivatives;
+use quadtex_sampler::{
+    gather, query_lod, AddressMode, Filter, GatherArgs, MipmapMode, Profile, Quad, QuadSampler,
+    SampleArgs, SamplerHeader, TextureHeader,
+};
+
+/// What `quadtex profile` can time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    /// `sample` through `QuadSampler::sample_quads_rgba` (the whole region
+    /// per call: the batched kernels).
+    Sample,
+    /// `sample` through `QuadSampler::sample`, one quad per call.
+    SampleQuad,
+    /// `gather` (TLD4) of component R.
+    Gather,
+    /// `query_lod` (TMML.LOD).
+    QueryLod,
+    /// `fetch` (texelFetch) of the texel under each lane, level 0.
+    Fetch,
+}
+
+impl Op {
+    /// Parses `sample`, `sample_quad`, `gather`, `query_lod` or `fetch`.
+    pub fn parse(s: &str) -> Option<Op> {
+        Some(match s {
+            "sample" => Op::Sample,
+            "sample_quad" => Op::SampleQuad,
+            "gather" => Op::Gather,
+            "query_lod" => Op::QueryLod,
+            "fetch" => Op::Fetch,
+            _ => return None,
+        })
+    }
+}
+
+/// A profiling workload: the view, sampler and quads of one configuration.
+pub struct Workload {
+    /// The texture view.
+    pub view: TextureHeader,
+    /// The sampler.
+    pub smp: SamplerHeader,
+    /// The quads (16,384).
+    pub quads: Vec<Quad>,
+    /// Sample arguments (implicit LOD, coarse derivatives).
+    pub args: SampleArgs,
+}
+
+/// Why a workload could not be built: the unknown name.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    /// Not one of nearest, bilinear, trilinear, aniso16.
+    #[error("unknown filter `{0}` (nearest, bilinear, trilinear, aniso16)")]
+    Filter(String),
+    /// Not one of the formats listed.
+    #[error("unknown format `{0}` (rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7)")]
+    Format(String),
+    /// Not one of 2d, cube, 2d_array.
+    #[error("unknown view kind `{0}` (2d, cube, 2d_array)")]
+    Kind(String),
+    /// The texture's size overflows.
+    #[error("texture too large")]
+    TooLarge,
+    /// The texture could not be built.
+    #[error("texture: {0}")]
+    Texture(#[from] quadtex_format::Error),
+}
+
+impl Workload {
+    /// The workload for `filter` (nearest, bilinear, trilinear, aniso16),
+    /// `format` (rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7) and `kind`
+    /// (2d, cube, 2d_array).
+    pub fn new(filter: &str, format: &str, kind: &str) -> Result<Workload, ProfileError> {
+        let fmt = match format {
+            "rgba8" => TextureFormat::Rgba8Unorm,
+            "rgba8_srgb" => TextureFormat::Rgba8Srgb,
+            "rgba16f" => TextureFormat::Rgba16Float,
+            "r32f" => TextureFormat::R32Float,
+            "bc1" => TextureFormat::Bc1RgbaUnorm,
+            "bc7" => TextureFormat::Bc7Unorm,
+            other => return Err(ProfileError::Format(other.into())),
+        };
+        let k = match kind {
+            "2d" => TextureKind::D2,
+            "cube" => TextureKind::Cube,
+            "2d_array" => TextureKind::D2Array,
+            other => return Err(ProfileError::Kind(other.into())),
+        };
+        let (f, mip, aniso) = match filter {
+            "nearest" => (Filter::Nearest, MipmapMode::Nearest, 1.0),
+            "bilinear" => (Filter::Linear, MipmapMode::Nearest, 1.0),
+            "trilinear" => (Filter::Linear, MipmapMode::Linear, 1.0),
+            "aniso16" => (Filter::Linear, MipmapMode::Linear, 16.0),
+            other => return Err(ProfileError::Filter(other.into())),
+        };
+        let desc = match k {
+            TextureKind::Cube => TextureDesc::cube(fmt, 256),
+            TextureKind::D2Array => {
+                TextureDesc::d2(fmt, 512, 512).with_layers(TextureKind::D2Array, 4)
+            }
+            _ => TextureDesc::d2(fmt, 1024, 1024),
+        };
+        let n = desc.total_bytes().ok_or(ProfileError::TooLarge)? as usize;
+        let bytes: Vec<u8> = (0..n)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+            .collect();
+        let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes)?);
+        let view = TextureHeader::new(tex);
+        let smp = SamplerHeader {
+            mag_filter: f,
+            min_filter: f,
+            mipmap_mode: mip,
+            address: [AddressMode::Repeat; 3],
+            max_anisotropy: aniso,
+            ..Default::default()
+        };
+        let size = view.texture.desc().width as f32;
+        let (du, dv) = if aniso > 1.0 {
+            (1.5 / size, 12.0 / size)
+        } else {
+            (1.6 / size, 1.6 / size)
+        };
+        let mut quads = Vec::with_capacity(128 * 128);
+        for qy in 0..128 {
+            for qx in 0..128 {
+                quads.push(Quad::new([0, 1, 2, 3].map(|l| {
+                    let x = (2 * qx + (l & 1)) as f32;
+                    let y = (2 * qy + (l >> 1)) as f32;
+                    let (u, v) = (
+                        0.1 + (0.996 * x - 0.087 * y) * du,
+                        0.2 + (0.087 * x + 0.996 * y) * dv,
+                    );
+                    match k {
+                        TextureKind::Cube => [u * 2.0 - 1.0, v * 2.0 - 1.0, 1.0, 0.0],
+                        TextureKind::D2Array => [u, v, 0.0, 2.0],
+                        _ => [u, v, 0.0, 0.0],
+                    }
+                })));
+            }
+        }
+        let args = SampleArgs {
+            derivatives: Some(Derivatives::Coarse),
+            ..Default::default()
+        };
+        Ok(Workload {
+            view,
+            smp,
+            quads,
+            args,
+        })
+    }
+
+    /// Runs `op` over the quads repeatedly for about `time`; returns quads
+    /// per second and a checksum (so the work cannot be optimised away).
+    pub fn run(&self, op: Op, time: Duration) -> (f64, f64) {
+        let profile = Profile::VULKAN;
+        let mut unit = QuadSampler::new(&self.view, &self.smp, &profile);
+        let mut out = vec![[[0.0f32; 4]; 4]; self.quads.len()];
+        let dims = [
+            self.view.texture.desc().width,
+            self.view.texture.desc().height,
+        ];
+        let gargs = GatherArgs::default();
+        let (mut n, mut sum) = (0usize, 0.0f64);
+        let t = Instant::now();
+        while t.elapsed() < time {
+            match op {
+                Op::Sample => {
+                    unit.sample_quads_rgba(&self.args, &self.quads, &mut out);
+                    sum += out.iter().map(|r| f64::from(r[0][0])).sum::<f64>();
+                }
+                Op::SampleQuad => {
+                    for q in &self.quads {
+                        sum += f64::from(unit.sample_rgba(&self.args, q)[0][0]);
+                    }
+                }
+                Op::Gather => {
+                    for q in &self.quads {
+                        let r = gather(&self.view, &self.smp, &profile, &gargs, q);
+                        sum += r.texels[0].map_or(0.0, |t| f64::from(t.to_f32()[0]));
+                    }
+                }
+                Op::QueryLod => {
+                    for q in &self.quads {
+                        let r = query_lod(&self.view, &self.smp, &profile, &self.args, q);
+                        sum += r[0].map_or(0.0, |l| f64::from(l.lambda));
+                    }
+                }
+                Op::Fetch => {
+                    for q in &self.quads {
+                        let args = FetchArgs {
+                            icoords: q.coords.map(|c| {
+                                [
+                                    (c[0] * dims[0] as f32) as i32,
+                                    (c[1] * dims[1] as f32) as i32,
+                                    0,
+                                    c[3] as i32,
+                                ]
+                            }),
+                            ..Default::default()
+                        };
+                        let r = fetch(&self.view, &args, 0xf);
+                        sum += r.texels[0].map_or(0.0, |t| f64::from(t.to_f32()[0]));
+                    }
+                }
+            }
+            n += self.quads.len();
+        }
+        (n as f64 / t.elapsed().as_secs_f64(), sum)
+    }
+}
+
+/// The SIMD target features this build was compiled for (what the kernels
+/// can use), e.g. `avx512f avx2 fma f16c`.
+pub fn target_features() -> String {
+    let mut f = Vec::new();
+    if cfg!(target_feature = "avx512f") {
+        f.push("avx512f");
+    }
+    if cfg!(target_feature = "avx512vl") {
+        f.push("avx512vl");
+    }
+    if cfg!(target_feature = "avx2") {
+        f.push("avx2");
+    }
+    if cfg!(target_feature = "fma") {
+        f.push("fma");
+    }
+    if cfg!(target_feature = "f16c") {
+        f.push("f16c");
+    }
+    if cfg!(target_feature = "neon") {
+        f.push("neon");
+    }
+    if f.is_empty() {
+        f.push("baseline");
+    }
+    f.join(" ")
+}
