@@ -15,7 +15,7 @@ use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat, TextureKind};
 use quadtex_sampler::fetch::{fetch, FetchArgs};
 use quadtex_sampler::profile::Derivatives;
 use quadtex_sampler::{
-    gather, query_lod, AddressMode, Filter, GatherArgs, MipmapMode, Profile, Quad, QuadSampler,
+    query_lod, AddressMode, Filter, GatherArgs, MipmapMode, Profile, Quad, QuadSampler,
     SampleArgs, SamplerHeader, TextureHeader,
 };
 
@@ -27,7 +27,7 @@ pub enum Op {
     Sample,
     /// `sample` through `QuadSampler::sample`, one quad per call.
     SampleQuad,
-    /// `gather` (TLD4) of component R.
+    /// `gather` (TLD4) of component R through `QuadSampler::gather_quads`.
     Gather,
     /// `query_lod` (TMML.LOD).
     QueryLod,
@@ -171,6 +171,7 @@ impl Workload {
         let profile = Profile::VULKAN;
         let mut unit = QuadSampler::new(&self.view, &self.smp, &profile);
         let mut out = vec![[[0.0f32; 4]; 4]; self.quads.len()];
+        let mut results = vec![quadtex_sampler::QuadResult::EMPTY; self.quads.len()];
         let dims = [
             self.view.texture.desc().width,
             self.view.texture.desc().height,
@@ -190,10 +191,11 @@ impl Workload {
                     }
                 }
                 Op::Gather => {
-                    for q in &self.quads {
-                        let r = gather(&self.view, &self.smp, &profile, &gargs, q);
-                        sum += r.texels[0].map_or(0.0, |t| f64::from(t.to_f32()[0]));
-                    }
+                    unit.gather_quads(&gargs, &self.quads, &mut results);
+                    sum += results
+                        .iter()
+                        .map(|r| r.texels[0].map_or(0.0, |t| f64::from(t.to_f32()[0])))
+                        .sum::<f64>();
                 }
                 Op::QueryLod => {
                     for q in &self.quads {

@@ -464,7 +464,10 @@ impl<'a> QuadCtx<'a> {
         };
         self.tex.gather += 1;
         self.tex.texels += 4 * self.running_lanes();
-        gather(&binding.view, &binding.sampler, self.profile, args, &quad)
+        match self.samplers.get_mut(b) {
+            Some(s) => s.gather(args, &quad),
+            None => gather(&binding.view, &binding.sampler, self.profile, args, &quad),
+        }
     }
 
     /// `query_lod` on binding `b` at `coords`. A missing binding gives no

@@ -137,6 +137,15 @@ macro_rules! batch_kernel {
                 pub(crate) axis: [F; 2],
             }
 
+            /// A 2x2 footprint on every lane: per axis the two weights, and
+            /// for both indices their share of the block offset and the
+            /// texel's position inside its block.
+            struct Footprint {
+                wts: [[F; 2]; 2],
+                part: [[I; 2]; 2],
+                inner: [[I; 2]; 2],
+            }
+
             /// `reference::log2` on every lane, operation for operation.
             #[inline(always)]
             pub(crate) fn log2(x: F) -> F {
@@ -223,10 +232,15 @@ macro_rules! batch_kernel {
             /// `[s|x, t|y, r|z, layer]`, and for implicit LODs d/dx and d/dy
             /// of the first three by lane shuffles (`lane_derivatives`,
             /// fine or coarse); explicit gradients per lane for `Grad`.
-            /// `None` unless `Q` full quads.
+            /// `None` unless `Q` quads (all full when `full`).
             #[inline(always)]
-            fn coords(ctx: &Ctx<'_>, args: &SampleArgs, quads: &[Quad]) -> Option<([F; 4], [[F; 3]; 2])> {
-                if quads.len() != Q || quads.iter().any(|q| q.running() != 0xf) {
+            fn coords(
+                ctx: &Ctx<'_>,
+                args: &SampleArgs,
+                quads: &[Quad],
+                full: bool,
+            ) -> Option<([F; 4], [[F; 3]; 2])> {
+                if quads.len() != Q || (full && quads.iter().any(|q| q.running() != 0xf)) {
                     return None;
                 }
                 let fine = args.derivatives.unwrap_or(ctx.profile.derivatives) == Derivatives::Fine;
@@ -302,7 +316,7 @@ macro_rules! batch_kernel {
             #[inline(always)]
             pub(crate) fn select(ctx: &Ctx<'_>, args: &SampleArgs, quads: &[Quad]) -> Option<Sel> {
                 let view = ctx.view;
-                let (c, dv) = coords(ctx, args, quads)?;
+                let (c, dv) = coords(ctx, args, quads, true)?;
                 let layer = if view.kind.is_array() {
                     layer(ctx, c[3], view.layer_count)?
                 } else {
@@ -329,7 +343,7 @@ macro_rules! batch_kernel {
             #[inline(always)]
             pub(crate) fn select_cube(ctx: &Ctx<'_>, args: &SampleArgs, quads: &[Quad]) -> Option<Sel> {
                 let view = ctx.view;
-                let (c, dv) = coords(ctx, args, quads)?;
+                let (c, dv) = coords(ctx, args, quads, true)?;
                 let [x, y, z, a] = c;
                 // `cube_face`: z beats y beats x on ties.
                 let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
@@ -574,11 +588,44 @@ macro_rules! batch_kernel {
                 offset: [i32; 3],
                 cube: bool,
             ) -> Option<[F; 4]> {
+                let at = address(ctx, sub, s, t, linear, offset, cube)?;
+                let mut acc = [F::splat(-0.0); 4];
+                for ky in 0..2 {
+                    for kx in 0..2 {
+                        let w = at.wts[0][kx] * at.wts[1][ky];
+                        let live = w.simd_ne(F::ZERO);
+                        if !live.any() {
+                            continue;
+                        }
+                        let ch = read(ctx, fetch, sub, &at, kx, ky, live & want);
+                        for c in 0..4 {
+                            acc[c] = live.select(acc[c] + w * ch[c], acc[c]);
+                        }
+                    }
+                }
+                Some(acc)
+            }
+
+            /// The 2x2 footprint at `(s, t)` on every lane: per axis the
+            /// weights and both wrapped indices as block-offset shares and
+            /// in-block positions (`linear`: `floor(u - 1/2)`, else
+            /// `floor(u)`). `None` for coordinates beyond 2^24 texels or
+            /// NaN, address modes other than `repeat` on a power-of-two
+            /// extent and `clamp_to_edge`, and seamless cube footprints
+            /// that cross an edge.
+            #[inline(always)]
+            fn address(
+                ctx: &Ctx<'_>,
+                sub: &quadtex_format::Subresource,
+                s: F,
+                t: F,
+                linear: F,
+                offset: [i32; 3],
+                cube: bool,
+            ) -> Option<Footprint> {
                 let smp = ctx.smp;
                 let (bw, bh) = ctx.format.block_extent();
                 let bshift = [bw.trailing_zeros(), bh.trailing_zeros()];
-                let bytes = ctx.view.texture.bytes();
-                let packed = fetch.rgba8();
                 let size = [sub.extent.width as i32, sub.extent.height as i32];
                 let (tw, th) = (sub.tile_w_log2, sub.tile_h_log2);
                 let common = tw.min(th);
@@ -640,55 +687,104 @@ macro_rules! batch_kernel {
                         };
                     }
                 }
-                let bb = sub.block_bytes as usize;
-                let mut acc = [F::splat(-0.0); 4];
-                for ky in 0..2 {
-                    for kx in 0..2 {
-                        let w = wts[0][kx] * wts[1][ky];
-                        let live = w.simd_ne(F::ZERO);
-                        if !live.any() {
-                            continue;
-                        }
-                        let blk = part[0][kx] + part[1][ky];
-                        let ch = match packed {
-                            // Byte offsets fit i32 lanes: one gather.
-                            Some((bgra, srgb)) if sub.size <= i32::MAX as usize => {
-                                let off: I = blk << 2;
-                                let raw = crate::arch::load_u32(
-                                    bytes,
-                                    sub.offset,
-                                    off.to_array(),
-                                    off.reduce_min(),
-                                    off.reduce_max(),
-                                );
-                                decode_rgba8(I::new(raw), bgra, srgb)
+                Some(Footprint { wts, part, inner })
+            }
+
+            /// The texels of footprint corner `(kx, ky)`, decoded, on the
+            /// lanes of `need` (others may hold anything): one hardware
+            /// gather for RGBA8, else the decoder per lane.
+            #[inline(always)]
+            fn read<D: Fetch>(
+                ctx: &Ctx<'_>,
+                fetch: &mut D,
+                sub: &quadtex_format::Subresource,
+                at: &Footprint,
+                kx: usize,
+                ky: usize,
+                need: F,
+            ) -> [F; 4] {
+                let bytes = ctx.view.texture.bytes();
+                let blk = at.part[0][kx] + at.part[1][ky];
+                match fetch.rgba8() {
+                    // Byte offsets fit i32 lanes: one gather.
+                    Some((bgra, srgb)) if sub.size <= i32::MAX as usize => {
+                        let off: I = blk << 2;
+                        let raw = crate::arch::load_u32(
+                            bytes,
+                            sub.offset,
+                            off.to_array(),
+                            off.reduce_min(),
+                            off.reduce_max(),
+                        );
+                        decode_rgba8(I::new(raw), bgra, srgb)
+                    }
+                    _ => {
+                        let bb = sub.block_bytes as usize;
+                        let blk = blk.to_array();
+                        let (tx, ty) = (at.inner[0][kx].to_array(), at.inner[1][ky].to_array());
+                        // Only lanes that use this texel decode it (block
+                        // formats: fewer cache misses).
+                        let need = need.to_bitmask();
+                        let mut v = [[0.0f32; N]; 4];
+                        for l in 0..N {
+                            if need & (1 << l) == 0 {
+                                continue;
                             }
-                            _ => {
-                                let blk = blk.to_array();
-                                let (tx, ty) = (inner[0][kx].to_array(), inner[1][ky].to_array());
-                                // Only lanes that use this texel decode it
-                                // (block formats: fewer cache misses).
-                                let need = (live & want).to_bitmask();
-                                let mut v = [[0.0f32; N]; 4];
-                                for l in 0..N {
-                                    if need & (1 << l) == 0 {
-                                        continue;
-                                    }
-                                    let o = sub.offset + blk[l] as usize * bb;
-                                    let t = fetch.texel(bytes, o, tx[l] as u32, ty[l] as u32);
-                                    for c in 0..4 {
-                                        v[c][l] = t[c];
-                                    }
-                                }
-                                v.map(F::new)
+                            let o = sub.offset + blk[l] as usize * bb;
+                            let t = fetch.texel(bytes, o, tx[l] as u32, ty[l] as u32);
+                            for c in 0..4 {
+                                v[c][l] = t[c];
                             }
-                        };
-                        for c in 0..4 {
-                            acc[c] = live.select(acc[c] + w * ch[c], acc[c]);
                         }
+                        v.map(F::new)
                     }
                 }
-                Some(acc)
+            }
+
+            /// TLD4 / `textureGather` of `Q` quads of a 2D or 2D-array view
+            /// at its base level (`gather::gather_lane` on every lane): the
+            /// footprint of the linear filter, corners in the order
+            /// `[T(i0, j1), T(i1, j1), T(i1, j0), T(i0, j0)]`, the component
+            /// `args.component` after the view's swizzle. Lanes that do not
+            /// run are computed too and not written. The caller has checked
+            /// the view and arguments (`gather_handles`); `None` hands the
+            /// batch back.
+            #[inline(always)]
+            pub(crate) fn gather<D: Fetch>(
+                ctx: &Ctx<'_>,
+                fetch: &mut D,
+                args: &crate::gather::GatherArgs,
+                quads: &[Quad],
+            ) -> Option<[F; 4]> {
+                let view = ctx.view;
+                let base = SampleArgs {
+                    lod: Lod::Base,
+                    ..SampleArgs::default()
+                };
+                let (c, _) = coords(ctx, &base, quads, false)?;
+                let layer = if view.kind.is_array() {
+                    layer(ctx, c[3], view.layer_count)?
+                } else {
+                    0
+                };
+                let offset = match args.offsets {
+                    crate::gather::GatherOffsets::None => [0; 3],
+                    crate::gather::GatherOffsets::Aoffi([u, v]) => [u, v, 0],
+                    crate::gather::GatherOffsets::Ptp(_) => return None,
+                };
+                let sub = view.texture.subresource(view.base_level, view.base_layer + layer, 0)?;
+                let all = F::ONE.simd_eq(F::ONE);
+                let at = address(ctx, &sub, c[0], c[1], all, offset, false)?;
+                let pick = view.swizzle[(args.component & 3) as usize];
+                let mut out = [F::ZERO; 4];
+                for (k, (kx, ky)) in [(0, 1), (1, 1), (1, 0), (0, 0)].into_iter().enumerate() {
+                    out[k] = match pick {
+                        Swizzle::Zero => F::ZERO,
+                        Swizzle::One => F::ONE,
+                        ch => read(ctx, fetch, &sub, &at, kx, ky, all)[ch as usize],
+                    };
+                }
+                Some(out)
             }
 
             /// RGBA8 / BGRA8 words to floats: `code / 255` (the exact
@@ -713,6 +809,34 @@ macro_rules! batch_kernel {
                     }
                 };
                 [colour(r), colour(g), colour(b), unorm(a)]
+            }
+
+            /// [`gather`] of `Q` quads into their results (running lanes
+            /// only); `false`: nothing written, take the per-lane path.
+            #[inline(always)]
+            pub(crate) fn gather_out<D: Fetch>(
+                ctx: &Ctx<'_>,
+                fetch: &mut D,
+                args: &crate::gather::GatherArgs,
+                quads: &[Quad],
+                out: &mut [QuadResult],
+            ) -> bool {
+                let Some(v) = gather(ctx, fetch, args, quads) else {
+                    return false;
+                };
+                let v = v.map(|x| x.to_array());
+                for (q, (o, quad)) in out.iter_mut().zip(quads).enumerate() {
+                    *o = QuadResult::EMPTY;
+                    let running = quad.running();
+                    for l in 0..4 {
+                        if running & (1 << l) != 0 {
+                            let i = 4 * q + l;
+                            o.texels[l] = Some(Texel::Float([v[0][i], v[1][i], v[2][i], v[3][i]]));
+                            o.resident[l] = true;
+                        }
+                    }
+                }
+                true
             }
 
             /// [`select`] or [`select_cube`] by the view's kind, with the
@@ -801,6 +925,40 @@ pub(crate) fn sample_rgba_at<D: Fetch>(
         4 => w4::sample_rgba(ctx, fetch, args, quads, out),
         8 => w8::sample_rgba(ctx, fetch, args, quads, out),
         16 => w16::sample_rgba(ctx, fetch, args, quads, out),
+        _ => false,
+    }
+}
+
+/// Whether a gather can take the batched kernels: 2D or 2D-array views of
+/// float-sampled colour formats with normalized coordinates, no depth
+/// reference, no PTP offsets, a full mip chain header (`TWO_D_NO_MIPMAP`
+/// makes TLD4 a TEX), no residency map. Address modes and coordinates are
+/// checked per batch.
+pub(crate) fn gather_handles(ctx: &Ctx<'_>, args: &crate::gather::GatherArgs) -> bool {
+    matches!(ctx.view.kind, TextureKind::D2 | TextureKind::D2Array)
+        && ctx.ty == quadtex_format::SampleType::Float
+        && !ctx.format.has_depth()
+        && !ctx.format.has_stencil()
+        && !ctx.smp.unnormalized
+        && args.dref.is_none()
+        && !matches!(args.offsets, crate::gather::GatherOffsets::Ptp(_))
+        && ctx.view.header_type() != Some(crate::header::HeaderType::TwoDNoMipmap)
+        && ctx.view.texture.residency().is_none()
+}
+
+/// [`w4::gather_out`] and its wider twins by lane count.
+pub(crate) fn gather_at<D: Fetch>(
+    lanes: usize,
+    ctx: &Ctx<'_>,
+    fetch: &mut D,
+    args: &crate::gather::GatherArgs,
+    quads: &[Quad],
+    out: &mut [QuadResult],
+) -> bool {
+    match lanes {
+        4 => w4::gather_out(ctx, fetch, args, quads, out),
+        8 => w8::gather_out(ctx, fetch, args, quads, out),
+        16 => w16::gather_out(ctx, fetch, args, quads, out),
         _ => false,
     }
 }

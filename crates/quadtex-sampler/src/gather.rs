@@ -106,7 +106,23 @@ const CORNERS: [(i64, i64); 4] = [(0, 1), (1, 1), (1, 0), (0, 0)];
 /// returned"); a `TWO_D_NO_MIPMAP` header makes TLD4 act as TEX (seed 000),
 /// here an implicit-LOD [`crate::sample`] with the AOFFI offset and
 /// reference.
+///
+/// Callers with many quads should hold a [`crate::QuadSampler`] and use
+/// its `gather` / `gather_quads` (the batched SIMD kernels where they
+/// apply, the same bits).
 pub fn gather(
+    view: &TextureHeader,
+    smp: &SamplerHeader,
+    profile: &Profile,
+    args: &GatherArgs,
+    quad: &Quad,
+) -> QuadResult {
+    crate::QuadSampler::new(view, smp, profile).gather(args, quad)
+}
+
+/// [`gather`] lane by lane: the scalar reference the batched kernels are
+/// tested against, and their fallback.
+pub fn gather_reference(
     view: &TextureHeader,
     smp: &SamplerHeader,
     profile: &Profile,

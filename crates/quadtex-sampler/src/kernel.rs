@@ -556,3 +556,21 @@ pub(crate) fn sample_batch_rgba(
         Decoder::Any(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
     }
 }
+
+/// [`batch::gather_at`] monomorphised for the decoder.
+pub(crate) fn gather_batch(
+    lanes: usize,
+    ctx: &Ctx<'_>,
+    decoder: &mut Decoder,
+    args: &crate::gather::GatherArgs,
+    quads: &[Quad],
+    out: &mut [QuadResult],
+) -> bool {
+    match decoder {
+        Decoder::Rgba8(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
+        Decoder::Rgba16F(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
+        Decoder::R32F(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
+        Decoder::Blocks(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
+        Decoder::Any(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
+    }
+}

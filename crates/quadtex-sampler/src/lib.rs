@@ -107,6 +107,61 @@ impl<'a> QuadSampler<'a> {
         }
     }
 
+    /// TLD4 / `textureGather` on one quad ([`gather()`]): the batched
+    /// kernels for 2D and 2D-array colour views without PTP offsets or a
+    /// depth reference, the lane-by-lane [`gather::gather_reference`]
+    /// otherwise; the same bits either way.
+    pub fn gather(&mut self, args: &GatherArgs, quad: &Quad) -> QuadResult {
+        let mut out = [QuadResult::EMPTY];
+        self.gather_quads_at_width(4, args, std::slice::from_ref(quad), &mut out);
+        out[0]
+    }
+
+    /// [`Self::gather`] on many quads with the same `args`, several quads
+    /// per register: `out[i]` gets quad `i`'s result, for the first
+    /// `min(quads.len(), out.len())` quads.
+    pub fn gather_quads(&mut self, args: &GatherArgs, quads: &[Quad], out: &mut [QuadResult]) {
+        self.gather_quads_at_width(batch::NATIVE_QUADS * 4, args, quads, out);
+    }
+
+    /// [`Self::gather_quads`] with a chosen batch width in lanes (4, 8 or
+    /// 16), for tests and profiling. Returns how many quads the batched
+    /// kernels took.
+    #[doc(hidden)]
+    pub fn gather_quads_at_width(
+        &mut self,
+        lanes: usize,
+        args: &GatherArgs,
+        quads: &[Quad],
+        out: &mut [QuadResult],
+    ) -> usize {
+        let n = quads.len().min(out.len());
+        let (quads, out) = (&quads[..n], &mut out[..n]);
+        let (mut done, mut batched) = (0, 0);
+        let per = lanes / 4;
+        if matches!(lanes, 4 | 8 | 16) && batch::gather_handles(&self.ctx, args) {
+            while done + per <= n {
+                let (q, o) = (&quads[done..done + per], &mut out[done..done + per]);
+                if kernel::gather_batch(lanes, &self.ctx, &mut self.decoder, args, q, o) {
+                    batched += per;
+                } else {
+                    for (r, quad) in o.iter_mut().zip(q) {
+                        *r = self.gather_reference(args, quad);
+                    }
+                }
+                done += per;
+            }
+        }
+        for (r, quad) in out[done..].iter_mut().zip(&quads[done..]) {
+            *r = self.gather_reference(args, quad);
+        }
+        batched
+    }
+
+    fn gather_reference(&self, args: &GatherArgs, quad: &Quad) -> QuadResult {
+        gather::gather_reference(self.ctx.view, self.ctx.smp, self.ctx.profile, args, quad)
+    }
+
     /// `tex` on one quad, as lane-major RGBA (`out[lane] = [r, g, b, a]`):
     /// the renderer's form. Float results as [`Self::sample`] gives them
     /// (the same bits); integer results converted to `f32` by value; lanes
