@@ -44,6 +44,22 @@ pub(crate) fn handles(ctx: &Ctx<'_>) -> bool {
     ) && !ctx.smp.unnormalized
 }
 
+/// Whether a `sample` call can try the batched kernels (the per-batch
+/// checks come later): 2D, 2D-array, cube or cube-array views of
+/// float-sampled formats with normalized coordinates, weighted-average
+/// reduction, no residency map; colour formats, or depth formats when the
+/// call compares (`dref`), since a depth texel is compared before any
+/// filtering.
+pub(crate) fn eligible(ctx: &Ctx<'_>, args: &SampleArgs) -> bool {
+    let f = ctx.format;
+    handles(ctx)
+        && ctx.ty == quadtex_format::SampleType::Float
+        && ctx.smp.reduction == crate::header::ReductionMode::WeightedAverage
+        && ctx.view.texture.residency().is_none()
+        && !f.has_stencil()
+        && (!f.has_depth() || args.dref.is_some())
+}
+
 /// 1.0 for a linear filter, 0.0 for nearest.
 #[inline(always)]
 fn lin(f: Filter) -> f32 {
@@ -60,16 +76,21 @@ fn lin(f: Filter) -> f32 {
 pub(crate) fn write_out<const N: usize>(
     ctx: &Ctx<'_>,
     rgba: [[f32; N]; 4],
+    compare: bool,
     out: &mut [QuadResult],
 ) {
-    let [r, g, b, a] = rgba;
+    let [r, g, b, a] = if compare {
+        [rgba[0], [0.0; N], [0.0; N], [1.0; N]]
+    } else {
+        rgba
+    };
     for (q, o) in out.iter_mut().enumerate() {
         for l in 0..4 {
             let i = 4 * q + l;
             let t = Texel::Float([r[i], g[i], b[i], a[i]]);
             // Plain stores: no call between writing a lane and reading it
             // back (an identity swizzle is the common case).
-            o.texels[l] = Some(if ctx.identity_swizzle {
+            o.texels[l] = Some(if ctx.identity_swizzle || compare {
                 t
             } else {
                 ctx.swizzle(t)
@@ -85,9 +106,13 @@ pub(crate) fn write_out<const N: usize>(
 pub(crate) fn write_rgba<const N: usize>(
     ctx: &Ctx<'_>,
     rgba: [[f32; N]; 4],
+    compare: bool,
     out: &mut [[[f32; 4]; 4]],
 ) {
-    let ch = if ctx.identity_swizzle {
+    // Compare results are (r, 0, 0, 1), not swizzled (`Ctx::sample_lane`).
+    let ch = if compare {
+        [rgba[0], [0.0; N], [0.0; N], [1.0; N]]
+    } else if ctx.identity_swizzle {
         rgba
     } else {
         ctx.view.swizzle.map(|s| match s {
@@ -135,6 +160,9 @@ macro_rules! batch_kernel {
                 pub(crate) taps: I,
                 /// The taps' axis in (s, t) per lane.
                 pub(crate) axis: [F; 2],
+                /// The depth reference per lane (clamped for UNORM depth):
+                /// texels are compared before filtering.
+                pub(crate) dref: Option<F>,
             }
 
             /// A 2x2 footprint on every lane: per axis the two weights, and
@@ -195,6 +223,24 @@ macro_rules! batch_kernel {
             fn clamp(x: F, lo: f32, hi: f32) -> F {
                 let x = x.simd_lt(F::splat(lo)).select(F::splat(lo), x);
                 x.simd_gt(F::splat(hi)).select(F::splat(hi), x)
+            }
+
+            /// `CompareOp::test` on every lane as 1.0 or 0.0 (IEEE
+            /// comparisons: NaN fails all but `NotEqual` and `Always`).
+            #[inline(always)]
+            fn compare(op: crate::header::CompareOp, r: F, d: F) -> F {
+                use crate::header::CompareOp as C;
+                let pass = match op {
+                    C::Never => return F::ZERO,
+                    C::Always => return F::ONE,
+                    C::Less => r.simd_lt(d),
+                    C::Equal => r.simd_eq(d),
+                    C::LessOrEqual => r.simd_le(d),
+                    C::Greater => r.simd_gt(d),
+                    C::NotEqual => r.simd_ne(d),
+                    C::GreaterOrEqual => r.simd_ge(d),
+                };
+                pass.select(F::ONE, F::ZERO)
             }
 
             /// `Profile::quantize` on every lane.
@@ -300,6 +346,18 @@ macro_rules! batch_kernel {
                 }
             }
 
+            /// The depth reference per lane, clamped to [0, 1] for UNORM
+            /// depth formats (`Ctx::sample_lane`).
+            #[inline(always)]
+            fn dref(ctx: &Ctx<'_>, args: &SampleArgs) -> Option<F> {
+                let d = lanes4(args.dref?);
+                Some(if ctx.format.is_unorm_depth() {
+                    clamp(d, 0.0, 1.0)
+                } else {
+                    d
+                })
+            }
+
             /// `select_layer` of every lane's layer coordinate, if they
             /// agree.
             #[inline(always)]
@@ -333,6 +391,7 @@ macro_rules! batch_kernel {
                     levels,
                     taps,
                     axis,
+                    dref: dref(ctx, args),
                 })
             }
 
@@ -409,6 +468,7 @@ macro_rules! batch_kernel {
                     levels,
                     taps,
                     axis,
+                    dref: dref(ctx, args),
                 })
             }
 
@@ -563,7 +623,7 @@ macro_rules! batch_kernel {
                         if !used.any() {
                             continue;
                         }
-                        let acc = bilerp(ctx, fetch, &sub, s, t, sel.linear, used, offset, cube)?;
+                        let acc = bilerp(ctx, fetch, &sub, s, t, sel.linear, used, sel.dref, offset, cube)?;
                         for c in 0..4 {
                             total[c] = used.select(total[c] + tw * acc[c], total[c]);
                         }
@@ -585,10 +645,12 @@ macro_rules! batch_kernel {
                 t: F,
                 linear: F,
                 want: F,
+                dref: Option<F>,
                 offset: [i32; 3],
                 cube: bool,
             ) -> Option<[F; 4]> {
                 let at = address(ctx, sub, s, t, linear, offset, cube)?;
+                let op = ctx.smp.compare.unwrap_or(crate::header::CompareOp::Always);
                 let mut acc = [F::splat(-0.0); 4];
                 for ky in 0..2 {
                     for kx in 0..2 {
@@ -597,7 +659,11 @@ macro_rules! batch_kernel {
                         if !live.any() {
                             continue;
                         }
-                        let ch = read(ctx, fetch, sub, &at, kx, ky, live & want);
+                        let mut ch = read(ctx, fetch, sub, &at, kx, ky, live & want);
+                        if let Some(r) = dref {
+                            // The per-texel compare (PCF): 1 or 0 in R.
+                            ch = [compare(op, r, ch[0]), F::ZERO, F::ZERO, F::ONE];
+                        }
                         for c in 0..4 {
                             acc[c] = live.select(acc[c] + w * ch[c], acc[c]);
                         }
@@ -865,7 +931,7 @@ macro_rules! batch_kernel {
                 let Some(rgba) = filter(ctx, fetch, offset, &sel, cube) else {
                     return false;
                 };
-                write_rgba(ctx, rgba, out);
+                write_rgba(ctx, rgba, sel.dref.is_some(), out);
                 true
             }
 
@@ -885,7 +951,7 @@ macro_rules! batch_kernel {
                 let Some(rgba) = filter(ctx, fetch, offset, &sel, cube) else {
                     return false;
                 };
-                write_out(ctx, rgba, out);
+                write_out(ctx, rgba, sel.dref.is_some(), out);
                 true
             }
         }

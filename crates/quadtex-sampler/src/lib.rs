@@ -90,10 +90,7 @@ impl<'a> QuadSampler<'a> {
     /// scalar reference otherwise; both give the same bits.
     pub fn sample(&mut self, args: &SampleArgs, quad: &Quad) -> QuadResult {
         let flat = kernel::handles(&self.ctx, args);
-        if (flat || kernel::handles_cube(&self.ctx, args))
-            && quad.running() == 0xf
-            && batch::handles(&self.ctx)
-        {
+        if quad.running() == 0xf && batch::eligible(&self.ctx, args) {
             let mut out = [QuadResult::EMPTY];
             let quads = std::slice::from_ref(quad);
             if kernel::sample_batch(4, &self.ctx, &mut self.decoder, args, quads, &mut out) {
@@ -201,10 +198,7 @@ impl<'a> QuadSampler<'a> {
         let mut done = 0;
         let mut batched = 0;
         let per = lanes / 4;
-        if matches!(lanes, 4 | 8 | 16)
-            && (kernel::handles(&self.ctx, args) || kernel::handles_cube(&self.ctx, args))
-            && batch::handles(&self.ctx)
-        {
+        if matches!(lanes, 4 | 8 | 16) && batch::eligible(&self.ctx, args) {
             while done + per <= n {
                 let (q, o) = (&quads[done..done + per], &mut out[done..done + per]);
                 if kernel::sample_batch_rgba(lanes, &self.ctx, &mut self.decoder, args, q, o) {
@@ -250,10 +244,7 @@ impl<'a> QuadSampler<'a> {
         let (quads, out) = (&quads[..n], &mut out[..n]);
         let mut done = 0;
         let mut batched = 0;
-        if matches!(lanes, 4 | 8 | 16)
-            && (kernel::handles(&self.ctx, args) || kernel::handles_cube(&self.ctx, args))
-            && batch::handles(&self.ctx)
-        {
+        if matches!(lanes, 4 | 8 | 16) && batch::eligible(&self.ctx, args) {
             let per = lanes / 4;
             while done + per <= n {
                 let (q, o) = (&quads[done..done + per], &mut out[done..done + per]);

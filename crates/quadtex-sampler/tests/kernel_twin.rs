@@ -12,8 +12,8 @@ use std::sync::Arc;
 use quadtex_format::{Layout, Texel, Texture, TextureDesc, TextureFormat as F, TextureKind as K};
 use quadtex_sampler::profile::Derivatives;
 use quadtex_sampler::{
-    quad_uses_kernel, reference, sample, sample_uses_kernel, AddressMode, Filter, Lod, MipmapMode,
-    Profile, Quad, SampleArgs, SamplerHeader, Swizzle, TextureHeader,
+    quad_uses_kernel, reference, sample, sample_uses_kernel, AddressMode, CompareOp, Filter, Lod,
+    MipmapMode, Profile, Quad, SampleArgs, SamplerHeader, Swizzle, TextureHeader,
 };
 
 struct Rng(u64);
@@ -366,6 +366,19 @@ fn batched_kernels_match_the_reference_bit_for_bit() {
         F::R32Float,
         F::Bc1RgbaUnorm,
         F::Rg8Snorm,
+        F::Depth16Unorm,
+        F::Depth24UnormX8,
+        F::Depth32Float,
+    ];
+    let ops = [
+        CompareOp::Never,
+        CompareOp::Less,
+        CompareOp::Equal,
+        CompareOp::LessOrEqual,
+        CompareOp::Greater,
+        CompareOp::NotEqual,
+        CompareOp::GreaterOrEqual,
+        CompareOp::Always,
     ];
     let mut rng = Rng(0x5eed_0ba7_c4ed_0002);
     let (mut checked, mut batched) = (0usize, 0usize);
@@ -401,6 +414,9 @@ fn batched_kernels_match_the_reference_bit_for_bit() {
                         min_lod: rng.pick(&[0.0, 0.0, 0.5]),
                         max_lod: rng.pick(&[1000.0, 2.25]),
                         max_anisotropy: rng.pick(&[1.0, 1.0, 2.0, 4.0, 16.0]),
+                        // Depth formats compare (PCF); colour ones sometimes.
+                        compare: (format.has_depth() || rng.u().is_multiple_of(8))
+                            .then(|| rng.pick(&ops)),
                         ..Default::default()
                     };
                     let profile = rng.pick(&[Profile::VULKAN, Profile::NV_SASS, Profile::D3D11]);
@@ -423,6 +439,10 @@ fn batched_kernels_match_the_reference_bit_for_bit() {
                         lod,
                         offset: [0, 1, 2].map(|_| rng.pick(&[0, 0, -8, 7, 3])),
                         derivatives: Some(rng.pick(&[Derivatives::Fine, Derivatives::Coarse])),
+                        dref: smp.compare.map(|_| {
+                            [0, 1, 2, 3]
+                                .map(|_| rng.pick(&[0.5, 0.25, -0.5, 1.5, 0.0, 1.0, f32::NAN, 0.7]))
+                        }),
                         ..Default::default()
                     };
                     // A 16x4-quad tile: neighbouring quads, one footprint.
@@ -498,7 +518,14 @@ fn batched_kernels_match_the_reference_bit_for_bit() {
 /// mixed in (which the batches hand back), seamless on and off.
 #[test]
 fn batched_cube_kernels_match_the_reference_bit_for_bit() {
-    let formats = [F::Rgba8Unorm, F::Rgba8Srgb, F::Rgba16Float, F::Bc1RgbaUnorm];
+    let formats = [
+        F::Rgba8Unorm,
+        F::Rgba8Srgb,
+        F::Rgba16Float,
+        F::Bc1RgbaUnorm,
+        F::Depth32Float,
+        F::Depth16Unorm,
+    ];
     let filters = [
         (Filter::Nearest, MipmapMode::None),
         (Filter::Linear, MipmapMode::Nearest),
@@ -530,6 +557,7 @@ fn batched_cube_kernels_match_the_reference_bit_for_bit() {
                         seamless_cube: seamless,
                         mip_lod_bias: rng.pick(&[0.0, 0.5, -1.0]),
                         max_anisotropy: rng.pick(&[1.0, 1.0, 4.0]),
+                        compare: format.has_depth().then_some(CompareOp::LessOrEqual),
                         ..Default::default()
                     };
                     let profile = rng.pick(&[Profile::VULKAN, Profile::NV_SASS]);
@@ -540,6 +568,7 @@ fn batched_cube_kernels_match_the_reference_bit_for_bit() {
                             Lod::Level([0.5, 1.0, 1.5, 2.0]),
                         ]),
                         derivatives: Some(rng.pick(&[Derivatives::Fine, Derivatives::Coarse])),
+                        dref: smp.compare.map(|_| [0.3, 0.5, 0.7, 1.2]),
                         ..Default::default()
                     };
                     // A tile of directions around a random axis direction.
