@@ -61,13 +61,14 @@ enum Command {
     /// Time one texture operation on one thread: Mquads/s and Mpixels/s.
     Profile {
         /// sample (the batched tile API), sample_quad (one quad per call),
-        /// gather, query_lod or fetch.
+        /// gather, compare (PCF sample; use a depth format), query_lod or
+        /// fetch.
         #[arg(long, default_value = "sample")]
         op: String,
         /// nearest, bilinear, trilinear or aniso16.
         #[arg(long, default_value = "bilinear")]
         filter: String,
-        /// rgba8, rgba8_srgb, rgba16f, r32f, bc1 or bc7.
+        /// rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7, d32f or d16.
         #[arg(long, default_value = "rgba8")]
         format: String,
         /// 2d, cube or 2d_array.
@@ -224,7 +225,9 @@ fn print_info(file: &std::path::Path, tex: &Texture) {
 /// `quadtex profile`: one line of figures, or a one-line error (exit 2).
 fn profile(op: &str, filter: &str, format: &str, kind: &str, seconds: f64) -> ExitCode {
     let Some(o) = quadtex::profile::Op::parse(op) else {
-        eprintln!("quadtex: unknown op `{op}` (sample, sample_quad, gather, query_lod, fetch)");
+        eprintln!(
+            "quadtex: unknown op `{op}` (sample, sample_quad, gather, compare, query_lod, fetch)"
+        );
         return ExitCode::from(2);
     };
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {

@@ -15,8 +15,8 @@ use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat, TextureKind};
 use quadtex_sampler::fetch::{fetch, FetchArgs};
 use quadtex_sampler::profile::Derivatives;
 use quadtex_sampler::{
-    query_lod, AddressMode, Filter, GatherArgs, MipmapMode, Profile, Quad, QuadSampler,
-    SampleArgs, SamplerHeader, TextureHeader,
+    query_lod, AddressMode, Filter, GatherArgs, MipmapMode, Profile, Quad, QuadSampler, SampleArgs,
+    SamplerHeader, TextureHeader,
 };
 
 /// What `quadtex profile` can time.
@@ -29,6 +29,9 @@ pub enum Op {
     SampleQuad,
     /// `gather` (TLD4) of component R through `QuadSampler::gather_quads`.
     Gather,
+    /// `sample` with a depth compare (`LessOrEqual` against 0.5: PCF)
+    /// through `QuadSampler::sample_quads_rgba`; use a depth format.
+    Compare,
     /// `query_lod` (TMML.LOD).
     QueryLod,
     /// `fetch` (texelFetch) of the texel under each lane, level 0.
@@ -36,12 +39,14 @@ pub enum Op {
 }
 
 impl Op {
-    /// Parses `sample`, `sample_quad`, `gather`, `query_lod` or `fetch`.
+    /// Parses `sample`, `sample_quad`, `gather`, `compare`, `query_lod` or
+    /// `fetch`.
     pub fn parse(s: &str) -> Option<Op> {
         Some(match s {
             "sample" => Op::Sample,
             "sample_quad" => Op::SampleQuad,
             "gather" => Op::Gather,
+            "compare" => Op::Compare,
             "query_lod" => Op::QueryLod,
             "fetch" => Op::Fetch,
             _ => return None,
@@ -68,7 +73,7 @@ pub enum ProfileError {
     #[error("unknown filter `{0}` (nearest, bilinear, trilinear, aniso16)")]
     Filter(String),
     /// Not one of the formats listed.
-    #[error("unknown format `{0}` (rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7)")]
+    #[error("unknown format `{0}` (rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7, d32f, d16)")]
     Format(String),
     /// Not one of 2d, cube, 2d_array.
     #[error("unknown view kind `{0}` (2d, cube, 2d_array)")]
@@ -83,7 +88,8 @@ pub enum ProfileError {
 
 impl Workload {
     /// The workload for `filter` (nearest, bilinear, trilinear, aniso16),
-    /// `format` (rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7) and `kind`
+    /// `format` (rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7, d32f, d16) and
+    /// `kind`
     /// (2d, cube, 2d_array).
     pub fn new(filter: &str, format: &str, kind: &str) -> Result<Workload, ProfileError> {
         let fmt = match format {
@@ -93,6 +99,8 @@ impl Workload {
             "r32f" => TextureFormat::R32Float,
             "bc1" => TextureFormat::Bc1RgbaUnorm,
             "bc7" => TextureFormat::Bc7Unorm,
+            "d32f" => TextureFormat::Depth32Float,
+            "d16" => TextureFormat::Depth16Unorm,
             other => return Err(ProfileError::Format(other.into())),
         };
         let k = match kind {
@@ -170,6 +178,15 @@ impl Workload {
     pub fn run(&self, op: Op, time: Duration) -> (f64, f64) {
         let profile = Profile::VULKAN;
         let mut unit = QuadSampler::new(&self.view, &self.smp, &profile);
+        let cmp_smp = SamplerHeader {
+            compare: Some(quadtex_sampler::CompareOp::LessOrEqual),
+            ..self.smp
+        };
+        let mut cmp_unit = QuadSampler::new(&self.view, &cmp_smp, &profile);
+        let cmp_args = SampleArgs {
+            dref: Some([0.5; 4]),
+            ..self.args
+        };
         let mut out = vec![[[0.0f32; 4]; 4]; self.quads.len()];
         let mut results = vec![quadtex_sampler::QuadResult::EMPTY; self.quads.len()];
         let dims = [
@@ -183,6 +200,10 @@ impl Workload {
             match op {
                 Op::Sample => {
                     unit.sample_quads_rgba(&self.args, &self.quads, &mut out);
+                    sum += out.iter().map(|r| f64::from(r[0][0])).sum::<f64>();
+                }
+                Op::Compare => {
+                    cmp_unit.sample_quads_rgba(&cmp_args, &self.quads, &mut out);
                     sum += out.iter().map(|r| f64::from(r[0][0])).sum::<f64>();
                 }
                 Op::SampleQuad => {

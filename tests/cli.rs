@@ -249,7 +249,14 @@ fn render_to_an_unwritable_path_exits_1_with_one_line() {
 /// one-line errors with exit 2.
 #[test]
 fn profile_prints_throughput_and_rejects_unknown_names() {
-    for op in ["sample", "sample_quad", "gather", "query_lod", "fetch"] {
+    for op in [
+        "sample",
+        "sample_quad",
+        "gather",
+        "compare",
+        "query_lod",
+        "fetch",
+    ] {
         let out = quadtex(&[
             "profile",
             "--op",

@@ -784,6 +784,25 @@ macro_rules! batch_kernel {
                         );
                         decode_rgba8(I::new(raw), bgra, srgb)
                     }
+                    // Depth: one 32-bit gather (16-bit texels take their
+                    // low half), then the format crate's decode.
+                    None if sub.size <= i32::MAX as usize && fetch.depth().is_some() => {
+                        let bits = fetch.depth().unwrap_or(32);
+                        let off: I = if bits == 16 { blk << 1 } else { blk << 2 };
+                        let raw = I::new(crate::arch::load_u32(
+                            bytes,
+                            sub.offset,
+                            off.to_array(),
+                            off.reduce_min(),
+                            off.reduce_max(),
+                        ));
+                        let d = match bits {
+                            32 => bytemuck::cast(raw),
+                            24 => (raw & I::splat(0xff_ffff)).round_float() / F::splat(16_777_215.0),
+                            _ => (raw & I::splat(0xffff)).round_float() / F::splat(65_535.0),
+                        };
+                        [d, F::ZERO, F::ZERO, F::ONE]
+                    }
                     _ => {
                         let bb = sub.block_bytes as usize;
                         let blk = blk.to_array();

@@ -40,6 +40,14 @@ pub(crate) trait Fetch {
     fn rgba8(&self) -> Option<(bool, bool)> {
         None
     }
+
+    /// `Some(bits)` for single-aspect depth texels (16 or 24 UNORM bits,
+    /// or 32 for D32_SFLOAT), which the batched kernels decode on all
+    /// lanes at once.
+    #[inline(always)]
+    fn depth(&self) -> Option<u32> {
+        None
+    }
 }
 
 /// 8-bit RGBA/BGRA UNORM or sRGB through the format crate's exact lookup
@@ -105,6 +113,36 @@ impl Fetch for R32F {
     fn texel(&mut self, bytes: &[u8], o: usize, _: u32, _: u32) -> [f32; 4] {
         let p: [u8; 4] = bytes[o..o + 4].try_into().unwrap_or([0; 4]);
         [f32::from_le_bytes(p), 0.0, 0.0, 1.0]
+    }
+}
+
+/// Depth-only formats (D16_UNORM, X8_D24_UNORM_PACK32, D32_SFLOAT) as the
+/// format crate decodes their depth aspect: `code / (2^bits - 1)` for
+/// UNORM, the bits for float; `(d, 0, 0, 1)`.
+pub(crate) struct Depth {
+    bits: u32,
+}
+
+impl Fetch for Depth {
+    #[inline(always)]
+    fn texel(&mut self, bytes: &[u8], o: usize, _: u32, _: u32) -> [f32; 4] {
+        let n = if self.bits == 16 { 2 } else { 4 };
+        let mut w = [0u8; 4];
+        if let Some(p) = bytes.get(o..o + n) {
+            w[..n].copy_from_slice(p);
+        }
+        let v = u32::from_le_bytes(w);
+        let d = match self.bits {
+            32 => f32::from_bits(v),
+            24 => texel::unorm_to_f32(v & 0xff_ffff, 24),
+            _ => texel::unorm_to_f32(v, 16),
+        };
+        [d, 0.0, 0.0, 1.0]
+    }
+
+    #[inline(always)]
+    fn depth(&self) -> Option<u32> {
+        Some(self.bits)
     }
 }
 
@@ -203,6 +241,7 @@ pub(crate) enum Decoder {
     Rgba16F(Rgba16F),
     R32F(R32F),
     Blocks(Blocks),
+    Depth(Depth),
     Any(AnyUncompressed),
 }
 
@@ -228,7 +267,12 @@ impl Decoder {
                 kind: ChannelKind::Float,
             } => Decoder::R32F(R32F),
             FormatLayout::Block { .. } => Decoder::Blocks(Blocks::new(f)),
-            _ => Decoder::Any(AnyUncompressed(f)),
+            _ => match f {
+                TextureFormat::Depth16Unorm => Decoder::Depth(Depth { bits: 16 }),
+                TextureFormat::Depth24UnormX8 => Decoder::Depth(Depth { bits: 24 }),
+                TextureFormat::Depth32Float => Decoder::Depth(Depth { bits: 32 }),
+                _ => Decoder::Any(AnyUncompressed(f)),
+            },
         }
     }
 }
@@ -245,6 +289,7 @@ pub(crate) fn sample(
         Decoder::Rgba16F(d) => run(ctx, d, args, quad),
         Decoder::R32F(d) => run(ctx, d, args, quad),
         Decoder::Blocks(d) => run(ctx, d, args, quad),
+        Decoder::Depth(d) => run(ctx, d, args, quad),
         Decoder::Any(d) => run(ctx, d, args, quad),
     }
 }
@@ -535,6 +580,7 @@ pub(crate) fn sample_batch(
         Decoder::Rgba16F(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
         Decoder::R32F(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
         Decoder::Blocks(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
+        Decoder::Depth(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
         Decoder::Any(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
     }
 }
@@ -553,6 +599,7 @@ pub(crate) fn sample_batch_rgba(
         Decoder::Rgba16F(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
         Decoder::R32F(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
         Decoder::Blocks(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
+        Decoder::Depth(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
         Decoder::Any(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
     }
 }
@@ -571,6 +618,7 @@ pub(crate) fn gather_batch(
         Decoder::Rgba16F(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
         Decoder::R32F(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
         Decoder::Blocks(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
+        Decoder::Depth(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
         Decoder::Any(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
     }
 }
