@@ -8,7 +8,8 @@
 //! - `fullscreen_trilinear/1920x1080/threads=N`: the llvmpipe comparison of
 //!   DESIGN.md: a full-screen quad, one trilinear `sample` per pixel from a
 //!   mipmapped 1024^2 RGBA8 texture (tiled layout, seeded random texels),
-//!   no MSAA, written to the colour target.
+//!   no MSAA, written to the colour target (`Renderer::render_into`, the
+//!   target reused from frame to frame).
 //!
 //! Each runs with 1 thread and with every core (`threads=0` is rayon's
 //! default, one per core). Figures depend on the target features of the
@@ -85,8 +86,13 @@ fn fullscreen_trilinear(c: &mut Criterion) {
     g.throughput(Throughput::Elements(u64::from(w) * u64::from(h)));
     for threads in thread_counts() {
         let renderer = Renderer::new(threads).expect("pool");
+        // The target is reused from frame to frame, as a render loop does.
+        let mut out = renderer.render(&frame).expect("render");
         g.bench_function(format!("{w}x{h}/threads={threads}"), |b| {
-            b.iter(|| black_box(renderer.render(&frame).expect("render")))
+            b.iter(|| {
+                renderer.render_into(&frame, &mut out).expect("render");
+                black_box(&out);
+            })
         });
     }
     g.finish();

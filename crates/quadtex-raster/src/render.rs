@@ -97,36 +97,58 @@ impl Renderer {
     /// bad geometry (NaN or infinite positions, degenerate triangles,
     /// out-of-range indices) is dropped, non-finite attributes read 0.
     pub fn render(&self, frame: &Frame) -> Result<Rendered> {
+        let mut out = Rendered {
+            color: ColorTarget::new(0, 0, 1, frame.clear_color),
+            depth: DepthTarget {
+                width: 0,
+                height: 0,
+                samples: 1,
+                format: frame.depth_format,
+                data: Vec::new(),
+            },
+            stats: Stats::default(),
+        };
+        self.render_into(frame, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Renderer::render`] into `out`, reusing its target buffers: no
+    /// allocation (nor the page faults of fresh memory) when the frame has
+    /// the size of the last one, as in an animation loop or a benchmark.
+    /// The result is what [`Renderer::render`] returns, bit for bit.
+    pub fn render_into(&self, frame: &Frame, out: &mut Rendered) -> Result<()> {
         let positions = sample_positions(frame.samples).ok_or(Error::Samples(frame.samples))?;
         let (w, h, s) = (frame.width, frame.height, frame.samples);
         if w as u64 * h as u64 * s as u64 > crate::error::MAX_TARGET_SAMPLES {
             return Err(Error::TooLarge(w, h, s));
         }
-        let clear_depth = frame.depth_format.quantize(frame.clear_depth);
-        let mut color = if frame.color {
-            ColorTarget::new(w, h, s, frame.clear_color)
-        } else {
-            ColorTarget::new(0, 0, s, frame.clear_color)
-        };
-        let mut depth = DepthTarget {
-            width: w,
-            height: h,
-            samples: s,
-            format: frame.depth_format,
-            data: vec![clear_depth; w as usize * h as usize * s as usize],
-        };
         for d in &frame.draws {
             for b in d.shader.bindings() {
                 b.validate()?;
             }
         }
+        let clear_depth = frame.depth_format.quantize(frame.clear_depth);
+        let n = w as usize * h as usize * s as usize;
+        // Every pixel of both targets is written by exactly one tile below,
+        // so the old contents need no clearing.
+        let color = &mut out.color;
+        let (cw, ch) = if frame.color { (w, h) } else { (0, 0) };
+        color.width = cw;
+        color.height = ch;
+        color.samples = s;
+        color
+            .data
+            .resize(cw as usize * ch as usize * s as usize, frame.clear_color);
+        let depth = &mut out.depth;
+        depth.width = w;
+        depth.height = h;
+        depth.samples = s;
+        depth.format = frame.depth_format;
+        depth.data.resize(n, clear_depth);
         let mut stats = Stats::default();
         if w == 0 || h == 0 {
-            return Ok(Rendered {
-                color,
-                depth,
-                stats,
-            });
+            out.stats = stats;
+            return Ok(());
         }
 
         let t0 = Instant::now();
@@ -206,11 +228,8 @@ impl Renderer {
                 depth.data[dst..dst + row].copy_from_slice(&tile.depth[ly * row..(ly + 1) * row]);
             }
         }
-        Ok(Rendered {
-            color,
-            depth,
-            stats,
-        })
+        out.stats = stats;
+        Ok(())
     }
 
     /// The MSAA resolve: `color` becomes a 2D multisample
