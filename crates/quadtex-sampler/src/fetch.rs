@@ -72,7 +72,9 @@ pub struct FetchArgs {
 /// Builds a [`QuadFetcher`] per call; a caller that fetches many quads
 /// from one view should keep one.
 pub fn fetch(view: &TextureHeader, args: &FetchArgs, running: u8) -> QuadResult {
-    QuadFetcher::new(view).fetch(args, running)
+    // No caches for one quad: filling them would cost more than the few
+    // level facts and block decodes they save.
+    QuadFetcher::build(view, false).fetch(args, running)
 }
 
 /// [`fetch`] written out literally, lane by lane through the scalar
@@ -264,7 +266,8 @@ struct Facts<'a> {
     dims: usize,
     layered: bool,
     multisample: bool,
-    /// The texture's layers and samples (its subresource grid).
+    /// The texture's levels, layers and samples (its subresource grid).
+    levels_in_texture: u32,
     layers: u32,
     samples: u32,
     /// The view's swizzle, `None` when it is the identity.
@@ -281,13 +284,43 @@ struct Facts<'a> {
 /// lane.
 const LEVEL_CACHE: usize = 16;
 
-/// One level of the view: its extent in texels and the index of its
-/// (layer 0, sample 0) subresource in `Texture::subresources`, `None` past
-/// the texture's levels (an unvalidated view), which reads zeros.
+/// One level of the view: its extent in texels and its level in the
+/// texture (which may lack it: an unvalidated view, which reads zeros
+/// there).
 #[derive(Clone, Copy, Debug, Default)]
 struct Level {
     extent: [u32; 3],
-    first_sub: Option<usize>,
+    abs: u32,
+}
+
+/// Where a lane reads: its level's extent, the subresource (`None` when
+/// the texture lacks it) and the absolute level, layer and sample.
+#[derive(Clone, Copy)]
+struct Pick<'a> {
+    extent: [u32; 3],
+    sub: Option<&'a Subresource>,
+    level: u32,
+    layer: u32,
+    sample: u32,
+}
+
+/// The row and slice term of a block index (`Subresource::yz_blocks`) last
+/// computed for a subresource.
+#[derive(Clone, Copy)]
+struct Row {
+    by: u32,
+    z: u32,
+    blocks: usize,
+}
+
+impl Row {
+    /// Nothing computed yet: no block row is `u32::MAX` (extents are
+    /// `u32`, so block rows are below it).
+    const NONE: Row = Row {
+        by: u32::MAX,
+        z: u32::MAX,
+        blocks: 0,
+    };
 }
 
 /// How a [`QuadFetcher`] decodes texels, chosen once per view.
@@ -297,13 +330,14 @@ enum Decoder {
     /// The kernels' table-driven 8-bit RGBA/BGRA, RGBA16F and R32F
     /// decoders.
     Flat(kernel::Decoder),
-    /// Block-compressed float formats: the kernels' decoded-block cache.
+    /// Block-compressed float formats: the kernels' decoded-block cache
+    /// (allocated on the first read).
     Blocks(kernel::Decoder),
     /// Any other uncompressed format: `texel::decode` (integer, depth,
     /// packed, ...).
     Generic,
-    /// Sparse textures (and anything else): [`load`] in full, residency
-    /// included.
+    /// Sparse textures, block-compressed formats without the cache (and
+    /// anything else): [`load`] in full, residency included.
     Slow,
 }
 
@@ -312,6 +346,13 @@ impl<'a> QuadFetcher<'a> {
     /// an invalid one still reads without panicking (levels, layers and
     /// samples the texture lacks read zeros, as [`fetch`] does).
     pub fn new(view: &'a TextureHeader) -> QuadFetcher<'a> {
+        QuadFetcher::build(view, true)
+    }
+
+    /// [`Self::new`], with or without the caches: the level table and the
+    /// decoded-block cache for block-compressed formats (without, levels
+    /// are worked out per lane and blocks read through [`load`]).
+    fn build(view: &'a TextureHeader, caches: bool) -> QuadFetcher<'a> {
         let tex: &'a Texture = &view.texture;
         let desc = tex.desc();
         let format = view.format();
@@ -322,7 +363,9 @@ impl<'a> QuadFetcher<'a> {
             Decoder::Slow
         } else if format.is_compressed() {
             match kernel::Decoder::new(format) {
-                d @ kernel::Decoder::Blocks(_) if ty == SampleType::Float => Decoder::Blocks(d),
+                d @ kernel::Decoder::Blocks(_) if caches && ty == SampleType::Float => {
+                    Decoder::Blocks(d)
+                }
                 _ => Decoder::Slow,
             }
         } else if format == TextureFormat::Rgba32Float {
@@ -348,6 +391,7 @@ impl<'a> QuadFetcher<'a> {
             dims,
             layered,
             multisample: view.kind.is_multisample(),
+            levels_in_texture: desc.levels,
             layers: desc.layers,
             samples: desc.samples,
             swizzle,
@@ -355,7 +399,11 @@ impl<'a> QuadFetcher<'a> {
             levels: [Level::default(); LEVEL_CACHE],
             cached: 0,
         };
-        let n = (view.level_count as usize).min(LEVEL_CACHE);
+        let n = if caches {
+            (view.level_count as usize).min(LEVEL_CACHE)
+        } else {
+            0
+        };
         for level in 0..n {
             facts.levels[level] = facts.level_facts(level as u32);
         }
@@ -380,7 +428,7 @@ impl<'a> QuadFetcher<'a> {
     /// `running` read zeros, residency is not reported.
     pub fn fetch_rgba(&mut self, args: &FetchArgs, running: u8) -> [[f32; 4]; 4] {
         let mut out = [[0.0; 4]; 4];
-        self.each_lane(args, running, |lane, t, _| out[lane] = t.to_f32());
+        self.each_lane(args, running, |lane, t, _| out[lane] = to_f32(t));
         out
     }
 
@@ -420,8 +468,10 @@ impl<'a> QuadFetcher<'a> {
     }
 }
 
-impl Facts<'_> {
-    /// The lanes of `running` through decoder `D`.
+impl<'a> Facts<'a> {
+    /// The lanes of `running` through decoder `D`. A full quad whose lanes
+    /// name one level, layer and sample (an MSAA resolve, a full-screen
+    /// pass) picks the subresource once.
     #[inline(always)]
     fn lanes<D: Decode>(
         &self,
@@ -430,42 +480,59 @@ impl Facts<'_> {
         running: u8,
         mut emit: impl FnMut(usize, Texel, bool),
     ) {
-        for lane in 0..4 {
-            if running & (1 << lane) != 0 {
-                let (t, resident) = self.lane(d, args, lane);
+        let c = &args.icoords;
+        let uniform = running == 0xf
+            && (self.multisample || args.level.iter().all(|&l| l == args.level[0]))
+            && (!self.multisample || args.sample.iter().all(|&s| s == args.sample[0]))
+            && (!self.layered || c.iter().all(|l| l[3] == c[0][3]));
+        if uniform {
+            let pick = self.pick(args, 0);
+            // One subresource: lanes on one row share its address term.
+            let mut row = Row::NONE;
+            for lane in 0..4 {
+                let (t, resident) = self.texel(d, pick, &mut row, args, lane);
                 emit(lane, t, resident);
+            }
+        } else {
+            for lane in 0..4 {
+                if running & (1 << lane) != 0 {
+                    let pick = self.pick(args, lane);
+                    let mut row = Row::NONE;
+                    let (t, resident) = self.texel(d, pick, &mut row, args, lane);
+                    emit(lane, t, resident);
+                }
             }
         }
     }
 
-    /// One lane: the bounds checks of [`fetch_lane`] in the same terms,
-    /// then the read through `D`, then the swizzle.
+    /// The level, layer and sample of a lane, with the bounds checks of
+    /// [`fetch_lane`] on them in the same terms.
     #[inline(always)]
-    fn lane<D: Decode>(&self, d: &mut D, args: &FetchArgs, lane: usize) -> (Texel, bool) {
+    fn pick(&self, args: &FetchArgs, lane: usize) -> Option<Pick<'a>> {
         let view = self.view;
-        let c = args.icoords[lane].map(|v| v as u32);
         let level = if self.multisample {
             0
         } else {
             args.level[lane] as u32
         };
         if level >= view.level_count {
-            return (self.oob, true);
+            return None;
         }
         let sample = if self.multisample {
             let s = args.sample[lane] as u32;
             if s >= self.samples {
-                return (self.oob, true);
+                return None;
             }
             s
         } else {
             0
         };
         let layer = if self.layered {
-            if c[3] >= view.layer_count {
-                return (self.oob, true);
+            let l = args.icoords[lane][3] as u32;
+            if l >= view.layer_count {
+                return None;
             }
-            c[3]
+            l
         } else {
             0
         };
@@ -473,54 +540,74 @@ impl Facts<'_> {
             Some(lv) => *lv,
             None => self.level_facts(level),
         };
+        let layer = view.base_layer.wrapping_add(layer);
+        // `Texture::subresources` is in (level, layer, sample) order; what
+        // the texture lacks reads zeros (as `Texture::texel_block` finds
+        // nothing).
+        let sub = if lv.abs < self.levels_in_texture && layer < self.layers && sample < self.samples
+        {
+            let i = (lv.abs as usize * self.layers as usize + layer as usize)
+                * self.samples as usize
+                + sample as usize;
+            self.subs.get(i)
+        } else {
+            None
+        };
+        Some(Pick {
+            extent: lv.extent,
+            sub,
+            level: lv.abs,
+            layer,
+            sample,
+        })
+    }
+
+    /// A lane's texel at `pick` (`None`: out of bounds): the coordinate
+    /// checks of [`fetch_lane`], the read through `D` and the swizzle.
+    #[inline(always)]
+    fn texel<D: Decode>(
+        &self,
+        d: &mut D,
+        pick: Option<Pick<'a>>,
+        row: &mut Row,
+        args: &FetchArgs,
+        lane: usize,
+    ) -> (Texel, bool) {
+        let Some(p) = pick else {
+            return (self.oob, true);
+        };
+        let c = args.icoords[lane];
         let mut xyz = [0u32; 3];
         for k in 0..self.dims {
-            let v = c[k].wrapping_add(args.offset[k] as u32);
-            if v >= lv.extent[k] {
+            let v = (c[k] as u32).wrapping_add(args.offset[k] as u32);
+            if v >= p.extent[k] {
                 return (self.oob, true);
             }
             xyz[k] = v;
         }
-        let abs_layer = view.base_layer.wrapping_add(layer);
         let (t, resident) = if D::SLOW {
-            let abs_level = view.base_level.wrapping_add(level);
-            load_in(
-                view,
-                self.format,
-                self.ty,
-                abs_level,
-                abs_layer,
-                sample,
-                xyz,
-            )
+            let f = (self.format, self.ty);
+            load_in(self.view, f.0, f.1, p.level, p.layer, p.sample, xyz)
         } else {
-            (self.read(d, lv, abs_layer, sample, xyz), true)
+            (self.read(d, p.sub, row, xyz), true)
         };
         (swizzle_texel(self.swizzle, t), resident)
     }
 
-    /// Texel `xyz` of level `lv`, absolute layer `layer` and sample
-    /// `sample` of a fully resident texture, as `Texture::texel_block`
-    /// finds it (zeros where it finds nothing) decoded by `D`.
+    /// Texel `xyz` of subresource `sub` of a fully resident texture, as
+    /// `Texture::texel_block` finds it (zeros where it finds nothing),
+    /// decoded by `D`. `row` remembers the last row term computed in
+    /// `sub`.
     #[inline(always)]
     fn read<D: Decode>(
         &self,
         d: &mut D,
-        lv: Level,
-        layer: u32,
-        sample: u32,
+        sub: Option<&Subresource>,
+        row: &mut Row,
         xyz: [u32; 3],
     ) -> Texel {
         let zero = Texel::zero(self.ty);
-        let Some(first) = lv.first_sub else {
-            return zero;
-        };
-        if layer >= self.layers || sample >= self.samples {
-            return zero;
-        }
-        // `Texture::subresources` is in (level, layer, sample) order.
-        let i = first + layer as usize * self.samples as usize + sample as usize;
-        let Some(sub) = self.subs.get(i) else {
+        let Some(sub) = sub else {
             return zero;
         };
         let [x, y, z] = xyz;
@@ -528,7 +615,15 @@ impl Facts<'_> {
             return zero;
         }
         let (bx, by, tx, ty) = d.split(x, y);
-        let o = sub.block_offset(bx, by, z);
+        // `Subresource::block_offset`, in its two separable terms.
+        if (row.by, row.z) != (by, z) {
+            *row = Row {
+                by,
+                z,
+                blocks: sub.yz_blocks(by, z),
+            };
+        }
+        let o = sub.offset + (sub.x_blocks(bx) + row.blocks) * sub.block_bytes as usize;
         if o.checked_add(sub.block_bytes as usize)
             .is_none_or(|end| end > self.bytes.len())
         {
@@ -544,9 +639,19 @@ impl Facts<'_> {
         let e = desc.level_extent(abs);
         Level {
             extent: [e.width, e.height, e.depth],
-            first_sub: (abs < desc.levels)
-                .then(|| abs as usize * self.layers as usize * self.samples as usize),
+            abs,
         }
+    }
+}
+
+/// `Texel::to_f32` where it inlines: float bits as they are, integers
+/// converted by value.
+#[inline(always)]
+fn to_f32(t: Texel) -> [f32; 4] {
+    match t {
+        Texel::Float(v) => v,
+        Texel::Uint(v) => v.map(|x| x as f32),
+        Texel::Sint(v) => v.map(|x| x as f32),
     }
 }
 

@@ -41,7 +41,10 @@ impl Rng {
 }
 
 /// A texel as (type, register words): NaN-safe, bit-exact equality.
-fn key(t: Option<Texel>) -> Option<(u8, [u32; 4])> {
+type Key = Option<(u8, [u32; 4])>;
+
+/// The [`Key`] of a lane's texel.
+fn key(t: Option<Texel>) -> Key {
     t.map(|t| {
         let tag = match t {
             Texel::Float(_) => 0,
@@ -52,7 +55,8 @@ fn key(t: Option<Texel>) -> Option<(u8, [u32; 4])> {
     })
 }
 
-fn keys(r: &QuadResult) -> ([Option<(u8, [u32; 4])>; 4], [bool; 4]) {
+/// A result's texel keys and residency flags.
+fn keys(r: &QuadResult) -> ([Key; 4], [bool; 4]) {
     (r.texels.map(key), r.resident)
 }
 
@@ -311,7 +315,7 @@ fn fetch_unit_matches_the_reference_on_every_kind_with_rgba32f() {
 
 #[test]
 fn fetch_unit_matches_the_reference_on_views_of_another_kind() {
-    let mut rng = Rng(0xfe7c_4);
+    let mut rng = Rng(0x000f_e7c4);
     // A 2D view of one layer of a 2D array, a 2D-array view of a cube's
     // faces, and a 2D view of one layer of a multisample array.
     let cases = [
@@ -341,7 +345,7 @@ fn fetch_unit_matches_the_reference_on_views_of_another_kind() {
 
 #[test]
 fn fetch_unit_matches_the_reference_on_sparse_textures() {
-    let mut rng = Rng(0x5ba5_e);
+    let mut rng = Rng(0x0005_ba5e);
     for format in [F::Rgba32Float, F::R8Unorm, F::Rgba8Srgb, F::Bc1RgbaUnorm] {
         for desc in [
             // Larger than one standard tile (256 x 256 for 8-bit texels).
