@@ -427,9 +427,21 @@ impl<'a> QuadFetcher<'a> {
     /// (float bits untouched, integers converted by value), lanes not in
     /// `running` read zeros, residency is not reported.
     pub fn fetch_rgba(&mut self, args: &FetchArgs, running: u8) -> [[f32; 4]; 4] {
-        let mut out = [[0.0; 4]; 4];
-        self.each_lane(args, running, |lane, t, _| out[lane] = to_f32(t));
-        out
+        // One variable per lane rather than an array indexed by lane: they
+        // stay in registers, where an array went through the stack and
+        // stalled on the copy out (four 16-byte stores, then one 64-byte
+        // load that store forwarding cannot serve).
+        let [mut l0, mut l1, mut l2, mut l3] = [[0.0; 4]; 4];
+        self.each_lane(args, running, |lane, t, _| {
+            let v = to_f32(t);
+            match lane {
+                0 => l0 = v,
+                1 => l1 = v,
+                2 => l2 = v,
+                _ => l3 = v,
+            }
+        });
+        [l0, l1, l2, l3]
     }
 
     /// Runs the running lanes through the path of the view's decoder
@@ -485,23 +497,33 @@ impl<'a> Facts<'a> {
             && (self.multisample || args.level.iter().all(|&l| l == args.level[0]))
             && (!self.multisample || args.sample.iter().all(|&s| s == args.sample[0]))
             && (!self.layered || c.iter().all(|l| l[3] == c[0][3]));
+        // Lane by lane with constant indices (unrolled), so that a
+        // caller's per-lane results can stay in registers.
         if uniform {
             let pick = self.pick(args, 0);
             // One subresource: lanes on one row share its address term.
             let mut row = Row::NONE;
-            for lane in 0..4 {
+            let mut one = |lane: usize| {
                 let (t, resident) = self.texel(d, pick, &mut row, args, lane);
                 emit(lane, t, resident);
-            }
+            };
+            one(0);
+            one(1);
+            one(2);
+            one(3);
         } else {
-            for lane in 0..4 {
+            let mut one = |lane: usize| {
                 if running & (1 << lane) != 0 {
                     let pick = self.pick(args, lane);
                     let mut row = Row::NONE;
                     let (t, resident) = self.texel(d, pick, &mut row, args, lane);
                     emit(lane, t, resident);
                 }
-            }
+            };
+            one(0);
+            one(1);
+            one(2);
+            one(3);
         }
     }
 
