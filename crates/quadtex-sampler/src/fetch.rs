@@ -241,10 +241,11 @@ fn load_in(
 /// full-screen pass reading a G-buffer).
 ///
 /// [`QuadFetcher::new`] does the per-view work once (the format's facts,
-/// the out-of-bounds texel already swizzled, the extent and first
-/// subresource of each level, the texel decoder); [`QuadFetcher::fetch`]
-/// then gives exactly the bits of [`fetch`], which is this unit built per
-/// call. Common uncompressed formats (RGBA32F, RGBA16F, R32F, 8-bit RGBA
+/// the out-of-bounds texel already swizzled, the extent and texture level
+/// of each view level, the texel decoder); [`QuadFetcher::fetch`] then
+/// gives exactly the bits of [`fetch`], which is this unit built per call
+/// (without its caches). Full quads whose lanes read one level, layer and
+/// sample pick the subresource once. Common uncompressed formats (RGBA32F, RGBA16F, R32F, 8-bit RGBA
 /// and BGRA UNORM or sRGB) decode through code monomorphised for the
 /// format, block-compressed ones through a cache of decoded blocks that
 /// lives as long as the unit, the others through the format crate's
