@@ -15,6 +15,9 @@
 //! `QuadSampler::sample_quads_rgba`, which runs full 2D quads several per
 //! register (four per AVX-512 register in a `target-cpu=native` build on
 //! an AVX-512 machine) and writes lane-major RGBA.
+//!
+//! The `fetch/<format>/<kind>` groups at the end time texel fetch (see
+//! `bench_fetch`).
 
 use std::hint::black_box;
 use std::sync::Arc;
@@ -23,8 +26,8 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use quadtex::format::{Layout, Texture, TextureDesc, TextureFormat, TextureKind};
 use quadtex::sampler::profile::Derivatives;
 use quadtex::sampler::{
-    AddressMode, Filter, MipmapMode, Profile, Quad, QuadSampler, SampleArgs, SamplerHeader,
-    TextureHeader,
+    fetch, AddressMode, FetchArgs, Filter, MipmapMode, Profile, Quad, QuadFetcher, QuadSampler,
+    SampleArgs, SamplerHeader, TextureHeader,
 };
 
 const TILE: usize = 64;
@@ -142,9 +145,86 @@ fn bench_sample(c: &mut Criterion) {
     }
 }
 
+/// `fetch` throughput in quads per second, free function vs a
+/// [`QuadFetcher`] kept per view. `fetch/rgba32f/2d_ms` is an MSAA
+/// resolve: every quad of a 64x64 tile fetches samples 0 to 3 of a 4x
+/// RGBA32F 2D multisample texture (960x540, random bits); `fetch/rgba8/2d`
+/// fetches the tile's texels from level 0 of a 1024x1024 RGBA8 2D texture.
+/// The throughput unit is one quad fetch (four lanes). `free` calls
+/// [`fetch`] per quad (building the unit each time), `cached` calls
+/// `QuadFetcher::fetch` (a `QuadResult`), `cached_rgba` calls
+/// `QuadFetcher::fetch_rgba` (lane-major RGBA, the renderer's form).
+fn bench_fetch(c: &mut Criterion) {
+    let cases = [
+        (
+            "rgba32f",
+            "2d_ms",
+            TextureDesc::d2_ms(TextureFormat::Rgba32Float, 960, 540, 4),
+        ),
+        (
+            "rgba8",
+            "2d",
+            TextureDesc::d2(TextureFormat::Rgba8Unorm, 1024, 1024),
+        ),
+    ];
+    for (fname, kname, desc) in cases {
+        let n = desc.total_bytes().unwrap() as usize;
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let bytes: Vec<u8> = (0..n)
+            .map(|_| {
+                s ^= s << 13;
+                s ^= s >> 7;
+                s ^= s << 17;
+                s as u8
+            })
+            .collect();
+        let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes).unwrap());
+        let view = TextureHeader::new(tex);
+        let mut all = Vec::new();
+        for qy in 0..TILE as i32 / 2 {
+            for qx in 0..TILE as i32 / 2 {
+                let icoords =
+                    [0, 1, 2, 3].map(|l| [100 + 2 * qx + (l & 1), 50 + 2 * qy + (l >> 1), 0, 0]);
+                for s in 0..desc.samples as i32 {
+                    all.push(FetchArgs {
+                        icoords,
+                        sample: [s; 4],
+                        ..Default::default()
+                    });
+                }
+            }
+        }
+        let mut g = c.benchmark_group(format!("fetch/{fname}/{kname}"));
+        g.throughput(Throughput::Elements(all.len() as u64));
+        g.bench_function("free", |b| {
+            b.iter(|| {
+                for a in &all {
+                    black_box(fetch(&view, black_box(a), 0xf));
+                }
+            })
+        });
+        let mut unit = QuadFetcher::new(&view);
+        g.bench_function("cached", |b| {
+            b.iter(|| {
+                for a in &all {
+                    black_box(unit.fetch(black_box(a), 0xf));
+                }
+            })
+        });
+        g.bench_function("cached_rgba", |b| {
+            b.iter(|| {
+                for a in &all {
+                    black_box(unit.fetch_rgba(black_box(a), 0xf));
+                }
+            })
+        });
+        g.finish();
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().warm_up_time(std::time::Duration::from_millis(300)).measurement_time(std::time::Duration::from_secs(1)).sample_size(20);
-    targets = bench_sample
+    targets = bench_sample, bench_fetch
 }
 criterion_main!(benches);

@@ -2,10 +2,13 @@
 //! no sampler, no filtering (SEMANTICS.md §4 "Texel fetch" and §6, seed
 //! 004).
 //!
-//! What lives here: the fetch of one quad ([`fetch`]), its arguments
-//! ([`FetchArgs`]), and the single-texel read and decode that `gather`
-//! shares (a twin of the private `Ctx::texel` of `reference.rs`, without
-//! the depth compare). What does not: filtered reads (`reference.rs`,
+//! What lives here: the fetch of one quad ([`fetch`]), the fetch unit
+//! bound to one view that it runs on ([`QuadFetcher`]: per-view facts
+//! worked out once, decoders monomorphised per format), its literal
+//! scalar twin (`fetch_reference`), its arguments ([`FetchArgs`]), and the
+//! single-texel read and decode that `gather` shares (a twin of the
+//! private `Ctx::texel` of `reference.rs`, without the depth compare).
+//! What does not: filtered reads (`reference.rs`,
 //! `kernel.rs`) and the instruction front-ends that pack coordinates and
 //! range-check offsets.
 //!
@@ -13,9 +16,13 @@
 //! `ld2dms` states: a negative coordinate, level, layer or sample index
 //! wraps to a huge unsigned value and reads out of bounds.
 
-use quadtex_format::{compressed, texel, SampleType, Texel, TexelAddr, TextureKind};
+use quadtex_format::{
+    compressed, texel, SampleType, Subresource, Texel, TexelAddr, Texture, TextureFormat,
+    TextureKind,
+};
 
-use crate::header::{SamplerHeader, TextureHeader};
+use crate::header::{SamplerHeader, Swizzle, TextureHeader};
+use crate::kernel::{self, Fetch};
 use crate::profile::Profile;
 use crate::quad::QuadResult;
 use crate::reference::Ctx;
@@ -61,7 +68,20 @@ pub struct FetchArgs {
 /// real texel, and reports resident (no memory was touched). A non-resident
 /// texel of a sparse texture reads as zero memory decoded, with the lane's
 /// resident flag false.
+///
+/// Builds a [`QuadFetcher`] per call; a caller that fetches many quads
+/// from one view should keep one.
 pub fn fetch(view: &TextureHeader, args: &FetchArgs, running: u8) -> QuadResult {
+    // No caches for one quad: filling them would cost more than the few
+    // level facts and block decodes they save.
+    QuadFetcher::build(view, false).fetch(args, running)
+}
+
+/// [`fetch`] written out literally, lane by lane through the scalar
+/// reference context and the generic decoder: the twin that
+/// `tests/fetch_twin.rs` compares [`QuadFetcher`] with, bit for bit.
+#[doc(hidden)]
+pub fn fetch_reference(view: &TextureHeader, args: &FetchArgs, running: u8) -> QuadResult {
     let smp = SamplerHeader::default();
     let ctx = Ctx::new(view, &smp, &Profile::VULKAN);
     let mut out = QuadResult::EMPTY;
@@ -76,22 +96,14 @@ pub fn fetch(view: &TextureHeader, args: &FetchArgs, running: u8) -> QuadResult 
     out
 }
 
-/// One lane of [`fetch`], before the swizzle.
+/// One lane of [`fetch_reference`], before the swizzle.
 fn fetch_lane(ctx: &Ctx<'_>, args: &FetchArgs, lane: usize) -> (Texel, bool) {
     let view = ctx.view;
     let kind = view.kind;
     let c = args.icoords[lane].map(|v| v as u32);
     let off = args.offset.map(|v| v as u32);
-    let oob = (out_of_bounds(ctx), true);
-    // Coordinates the kind addresses (1, 2 or 3) and whether it has layers.
-    let (dims, layered) = match kind {
-        TextureKind::D1 => (1, false),
-        TextureKind::D1Array => (1, true),
-        TextureKind::D2 | TextureKind::D2Ms => (2, false),
-        TextureKind::D2Array | TextureKind::D2MsArray | TextureKind::Cube => (2, true),
-        TextureKind::CubeArray => (2, true),
-        TextureKind::D3 => (3, false),
-    };
+    let oob = (out_of_bounds(ctx.format, ctx.ty), true);
+    let (dims, layered) = kind_axes(kind);
     let level = if kind.is_multisample() {
         0
     } else {
@@ -135,20 +147,33 @@ fn fetch_lane(ctx: &Ctx<'_>, args: &FetchArgs, lane: usize) -> (Texel, bool) {
     )
 }
 
+/// The coordinates a kind addresses (1, 2 or 3) and whether it has layers
+/// (`icoords[3]`).
+fn kind_axes(kind: TextureKind) -> (usize, bool) {
+    match kind {
+        TextureKind::D1 => (1, false),
+        TextureKind::D1Array => (1, true),
+        TextureKind::D2 | TextureKind::D2Ms => (2, false),
+        TextureKind::D2Array | TextureKind::D2MsArray | TextureKind::Cube => (2, true),
+        TextureKind::CubeArray => (2, true),
+        TextureKind::D3 => (3, false),
+    }
+}
+
 /// The out-of-bounds result: 0 in the format's components, the (0, 0, 0,
 /// 1) defaults in the others (seed 004).
-fn out_of_bounds(ctx: &Ctx<'_>) -> Texel {
-    let present = ctx.format.components();
+fn out_of_bounds(format: TextureFormat, ty: SampleType) -> Texel {
+    let present = format.components();
     let bits = [0, 1, 2, 3].map(|c| {
         if present[c] || c < 3 {
             0
-        } else if ctx.ty == SampleType::Float {
+        } else if ty == SampleType::Float {
             1.0f32.to_bits()
         } else {
             1
         }
     });
-    Texel::from_bits(ctx.ty, bits)
+    Texel::from_bits(ty, bits)
 }
 
 /// Reads and decodes texel `xyz` of absolute level `abs_level`, absolute
@@ -165,8 +190,21 @@ pub(crate) fn load(
     sample: u32,
     xyz: [u32; 3],
 ) -> (Texel, bool) {
-    let tex = &ctx.view.texture;
-    let f = ctx.format;
+    load_in(ctx.view, ctx.format, ctx.ty, abs_level, layer, sample, xyz)
+}
+
+/// [`load`] from the view and the facts of its format (`format` as the
+/// view reads it, `ty` its sample type), without a reference context.
+fn load_in(
+    view: &TextureHeader,
+    f: TextureFormat,
+    ty: SampleType,
+    abs_level: u32,
+    layer: u32,
+    sample: u32,
+    xyz: [u32; 3],
+) -> (Texel, bool) {
+    let tex = &view.texture;
     let resident = tex.is_resident(abs_level, layer, xyz[0], xyz[1], xyz[2]);
     let zero = [0u8; 16];
     let block = if resident {
@@ -177,7 +215,7 @@ pub(crate) fn load(
         Some(&zero[..])
     };
     let Some(block) = block else {
-        return (Texel::zero(ctx.ty), resident);
+        return (Texel::zero(ty), resident);
     };
     let t = if f.is_compressed() {
         let (bw, bh) = f.block_extent();
@@ -190,12 +228,574 @@ pub(crate) fn load(
         };
         match compressed::decode_block(f, block, &mut out) {
             Ok(()) => Texel::Float(out.get(i).copied().unwrap_or([0.0; 4])),
-            Err(_) => Texel::zero(ctx.ty),
+            Err(_) => Texel::zero(ty),
         }
     } else {
-        texel::decode(f, f.default_aspect(), block).unwrap_or(Texel::zero(ctx.ty))
+        texel::decode(f, f.default_aspect(), block).unwrap_or(Texel::zero(ty))
     };
     (t, resident)
+}
+
+/// A texel-fetch unit bound to one view: `ld` / `texelFetch` / `ld2dms`
+/// for callers that fetch many quads from it (an MSAA resolve, a
+/// full-screen pass reading a G-buffer).
+///
+/// [`QuadFetcher::new`] does the per-view work once (the format's facts,
+/// the out-of-bounds texel already swizzled, the extent and texture level
+/// of each view level, the texel decoder); [`QuadFetcher::fetch`] then
+/// gives exactly the bits of [`fetch`], which is this unit built per call
+/// (without its caches). Full quads whose lanes read one level, layer and
+/// sample pick the subresource once. Common uncompressed formats (RGBA32F, RGBA16F, R32F, 8-bit RGBA
+/// and BGRA UNORM or sRGB) decode through code monomorphised for the
+/// format, block-compressed ones through a cache of decoded blocks that
+/// lives as long as the unit, the others through the format crate's
+/// generic decoder; sparse textures take the generic path with its
+/// residency check.
+pub struct QuadFetcher<'a> {
+    facts: Facts<'a>,
+    decoder: Decoder,
+}
+
+/// What a [`QuadFetcher`] knows of its view, worked out once.
+struct Facts<'a> {
+    view: &'a TextureHeader,
+    bytes: &'a [u8],
+    subs: &'a [Subresource],
+    format: TextureFormat,
+    ty: SampleType,
+    /// Coordinates the kind addresses (1, 2 or 3).
+    dims: usize,
+    layered: bool,
+    multisample: bool,
+    /// The texture's levels, layers and samples (its subresource grid).
+    levels_in_texture: u32,
+    layers: u32,
+    samples: u32,
+    /// The view's swizzle, `None` when it is the identity.
+    swizzle: Option<[Swizzle; 4]>,
+    /// The out-of-bounds texel, swizzled.
+    oob: Texel,
+    /// Facts of the view's first `cached` levels.
+    levels: [Level; LEVEL_CACHE],
+    cached: usize,
+}
+
+/// View levels whose facts a [`QuadFetcher`] keeps (textures of up to
+/// 32768 texels a side have 16 levels); further levels are worked out per
+/// lane.
+const LEVEL_CACHE: usize = 16;
+
+/// One level of the view: its extent in texels and its level in the
+/// texture (which may lack it: an unvalidated view, which reads zeros
+/// there).
+#[derive(Clone, Copy, Debug, Default)]
+struct Level {
+    extent: [u32; 3],
+    abs: u32,
+}
+
+/// Where a lane reads: its level's extent, the subresource (`None` when
+/// the texture lacks it) and the absolute level, layer and sample.
+#[derive(Clone, Copy)]
+struct Pick<'a> {
+    extent: [u32; 3],
+    sub: Option<&'a Subresource>,
+    level: u32,
+    layer: u32,
+    sample: u32,
+}
+
+/// The row and slice term of a block index (`Subresource::yz_blocks`) last
+/// computed for a subresource.
+#[derive(Clone, Copy)]
+struct Row {
+    by: u32,
+    z: u32,
+    blocks: usize,
+}
+
+impl Row {
+    /// Nothing computed yet: no block row is `u32::MAX` (extents are
+    /// `u32`, so block rows are below it).
+    const NONE: Row = Row {
+        by: u32::MAX,
+        z: u32::MAX,
+        blocks: 0,
+    };
+}
+
+/// How a [`QuadFetcher`] decodes texels, chosen once per view.
+enum Decoder {
+    /// 32-bit float RGBA: the bits as stored.
+    Rgba32F,
+    /// The kernels' table-driven 8-bit RGBA/BGRA, RGBA16F and R32F
+    /// decoders.
+    Flat(kernel::Decoder),
+    /// Block-compressed float formats: the kernels' decoded-block cache
+    /// (allocated on the first read).
+    Blocks(kernel::Decoder),
+    /// Any other uncompressed format: `texel::decode` (integer, depth,
+    /// packed, ...).
+    Generic,
+    /// Sparse textures, block-compressed formats without the cache (and
+    /// anything else): [`load`] in full, residency included.
+    Slow,
+}
+
+impl<'a> QuadFetcher<'a> {
+    /// Binds the view. It should be valid ([`TextureHeader::validate`]);
+    /// an invalid one still reads without panicking (levels, layers and
+    /// samples the texture lacks read zeros, as [`fetch`] does).
+    pub fn new(view: &'a TextureHeader) -> QuadFetcher<'a> {
+        QuadFetcher::build(view, true)
+    }
+
+    /// [`Self::new`], with or without the caches: the level table and the
+    /// decoded-block cache for block-compressed formats (without, levels
+    /// are worked out per lane and blocks read through [`load`]).
+    fn build(view: &'a TextureHeader, caches: bool) -> QuadFetcher<'a> {
+        let tex: &'a Texture = &view.texture;
+        let desc = tex.desc();
+        let format = view.format();
+        let ty = format.sample_type();
+        let (dims, layered) = kind_axes(view.kind);
+        let swizzle = (view.swizzle != Swizzle::IDENTITY).then_some(view.swizzle);
+        let decoder = if tex.residency().is_some() {
+            Decoder::Slow
+        } else if format.is_compressed() {
+            match kernel::Decoder::new(format) {
+                d @ kernel::Decoder::Blocks(_) if caches && ty == SampleType::Float => {
+                    Decoder::Blocks(d)
+                }
+                _ => Decoder::Slow,
+            }
+        } else if format == TextureFormat::Rgba32Float {
+            Decoder::Rgba32F
+        } else {
+            match kernel::Decoder::new(format) {
+                d @ (kernel::Decoder::Rgba8(_)
+                | kernel::Decoder::Rgba16F(_)
+                | kernel::Decoder::R32F(_))
+                    if ty == SampleType::Float =>
+                {
+                    Decoder::Flat(d)
+                }
+                _ => Decoder::Generic,
+            }
+        };
+        let mut facts = Facts {
+            view,
+            bytes: tex.bytes(),
+            subs: tex.subresources(),
+            format,
+            ty,
+            dims,
+            layered,
+            multisample: view.kind.is_multisample(),
+            levels_in_texture: desc.levels,
+            layers: desc.layers,
+            samples: desc.samples,
+            swizzle,
+            oob: swizzle_texel(swizzle, out_of_bounds(format, ty)),
+            levels: [Level::default(); LEVEL_CACHE],
+            cached: 0,
+        };
+        let n = if caches {
+            (view.level_count as usize).min(LEVEL_CACHE)
+        } else {
+            0
+        };
+        for level in 0..n {
+            facts.levels[level] = facts.level_facts(level as u32);
+        }
+        facts.cached = n;
+        QuadFetcher { facts, decoder }
+    }
+
+    /// `ld` / `texelFetch` / `ld2dms` on the lanes of `running`: exactly
+    /// the bits (texels and residency) of [`fetch`] on the same view.
+    pub fn fetch(&mut self, args: &FetchArgs, running: u8) -> QuadResult {
+        let mut out = QuadResult::EMPTY;
+        self.each_lane(args, running, |lane, t, resident| {
+            out.texels[lane] = Some(t);
+            out.resident[lane] = resident;
+        });
+        out
+    }
+
+    /// [`Self::fetch`] as lane-major float RGBA (`out[lane] = [r, g, b,
+    /// a]`), the renderer's form: each texel through `Texel::to_f32`
+    /// (float bits untouched, integers converted by value), lanes not in
+    /// `running` read zeros, residency is not reported.
+    pub fn fetch_rgba(&mut self, args: &FetchArgs, running: u8) -> [[f32; 4]; 4] {
+        // One variable per lane rather than an array indexed by lane: they
+        // stay in registers, where an array went through the stack and
+        // stalled on the copy out (four 16-byte stores, then one 64-byte
+        // load that store forwarding cannot serve).
+        let [mut l0, mut l1, mut l2, mut l3] = [[0.0; 4]; 4];
+        self.each_lane(args, running, |lane, t, _| {
+            let v = to_f32(t);
+            match lane {
+                0 => l0 = v,
+                1 => l1 = v,
+                2 => l2 = v,
+                _ => l3 = v,
+            }
+        });
+        [l0, l1, l2, l3]
+    }
+
+    /// Runs the running lanes through the path of the view's decoder
+    /// (chosen once per call, not per texel) and hands each lane's
+    /// swizzled texel and residency to `emit`.
+    #[inline(always)]
+    fn each_lane(&mut self, args: &FetchArgs, running: u8, emit: impl FnMut(usize, Texel, bool)) {
+        let QuadFetcher { facts, decoder } = self;
+        match decoder {
+            Decoder::Rgba32F => facts.lanes(&mut Rgba32F, args, running, emit),
+            Decoder::Flat(kernel::Decoder::Rgba8(d)) => {
+                facts.lanes(&mut Flat(d), args, running, emit);
+            }
+            Decoder::Flat(kernel::Decoder::Rgba16F(d)) => {
+                facts.lanes(&mut Flat(d), args, running, emit);
+            }
+            Decoder::Flat(kernel::Decoder::R32F(d)) => {
+                facts.lanes(&mut Flat(d), args, running, emit);
+            }
+            Decoder::Blocks(kernel::Decoder::Blocks(d)) => {
+                let (bw, bh) = facts.format.block_extent();
+                facts.lanes(&mut Blocky { d, bw, bh }, args, running, emit);
+            }
+            Decoder::Generic => {
+                let mut g = Generic {
+                    format: facts.format,
+                    ty: facts.ty,
+                    bytes: facts.format.block_bytes() as usize,
+                };
+                facts.lanes(&mut g, args, running, emit);
+            }
+            Decoder::Flat(_) | Decoder::Blocks(_) | Decoder::Slow => {
+                facts.lanes(&mut Slow, args, running, emit);
+            }
+        }
+    }
+}
+
+impl<'a> Facts<'a> {
+    /// The lanes of `running` through decoder `D`. A full quad whose lanes
+    /// name one level, layer and sample (an MSAA resolve, a full-screen
+    /// pass) picks the subresource once.
+    #[inline(always)]
+    fn lanes<D: Decode>(
+        &self,
+        d: &mut D,
+        args: &FetchArgs,
+        running: u8,
+        mut emit: impl FnMut(usize, Texel, bool),
+    ) {
+        let c = &args.icoords;
+        let uniform = running == 0xf
+            && (self.multisample || args.level.iter().all(|&l| l == args.level[0]))
+            && (!self.multisample || args.sample.iter().all(|&s| s == args.sample[0]))
+            && (!self.layered || c.iter().all(|l| l[3] == c[0][3]));
+        // Lane by lane with constant indices (unrolled), so that a
+        // caller's per-lane results can stay in registers.
+        if uniform {
+            let pick = self.pick(args, 0);
+            // One subresource: lanes on one row share its address term.
+            let mut row = Row::NONE;
+            let mut one = |lane: usize| {
+                let (t, resident) = self.texel(d, pick, &mut row, args, lane);
+                emit(lane, t, resident);
+            };
+            one(0);
+            one(1);
+            one(2);
+            one(3);
+        } else {
+            let mut one = |lane: usize| {
+                if running & (1 << lane) != 0 {
+                    let pick = self.pick(args, lane);
+                    let mut row = Row::NONE;
+                    let (t, resident) = self.texel(d, pick, &mut row, args, lane);
+                    emit(lane, t, resident);
+                }
+            };
+            one(0);
+            one(1);
+            one(2);
+            one(3);
+        }
+    }
+
+    /// The level, layer and sample of a lane, with the bounds checks of
+    /// [`fetch_lane`] on them in the same terms.
+    #[inline(always)]
+    fn pick(&self, args: &FetchArgs, lane: usize) -> Option<Pick<'a>> {
+        let view = self.view;
+        let level = if self.multisample {
+            0
+        } else {
+            args.level[lane] as u32
+        };
+        if level >= view.level_count {
+            return None;
+        }
+        let sample = if self.multisample {
+            let s = args.sample[lane] as u32;
+            if s >= self.samples {
+                return None;
+            }
+            s
+        } else {
+            0
+        };
+        let layer = if self.layered {
+            let l = args.icoords[lane][3] as u32;
+            if l >= view.layer_count {
+                return None;
+            }
+            l
+        } else {
+            0
+        };
+        let lv = match self.levels[..self.cached].get(level as usize) {
+            Some(lv) => *lv,
+            None => self.level_facts(level),
+        };
+        let layer = view.base_layer.wrapping_add(layer);
+        // `Texture::subresources` is in (level, layer, sample) order; what
+        // the texture lacks reads zeros (as `Texture::texel_block` finds
+        // nothing).
+        let sub = if lv.abs < self.levels_in_texture && layer < self.layers && sample < self.samples
+        {
+            let i = (lv.abs as usize * self.layers as usize + layer as usize)
+                * self.samples as usize
+                + sample as usize;
+            self.subs.get(i)
+        } else {
+            None
+        };
+        Some(Pick {
+            extent: lv.extent,
+            sub,
+            level: lv.abs,
+            layer,
+            sample,
+        })
+    }
+
+    /// A lane's texel at `pick` (`None`: out of bounds): the coordinate
+    /// checks of [`fetch_lane`], the read through `D` and the swizzle.
+    #[inline(always)]
+    fn texel<D: Decode>(
+        &self,
+        d: &mut D,
+        pick: Option<Pick<'a>>,
+        row: &mut Row,
+        args: &FetchArgs,
+        lane: usize,
+    ) -> (Texel, bool) {
+        let Some(p) = pick else {
+            return (self.oob, true);
+        };
+        let c = args.icoords[lane];
+        let mut xyz = [0u32; 3];
+        for k in 0..self.dims {
+            let v = (c[k] as u32).wrapping_add(args.offset[k] as u32);
+            if v >= p.extent[k] {
+                return (self.oob, true);
+            }
+            xyz[k] = v;
+        }
+        let (t, resident) = if D::SLOW {
+            let f = (self.format, self.ty);
+            load_in(self.view, f.0, f.1, p.level, p.layer, p.sample, xyz)
+        } else {
+            (self.read(d, p.sub, row, xyz), true)
+        };
+        (swizzle_texel(self.swizzle, t), resident)
+    }
+
+    /// Texel `xyz` of subresource `sub` of a fully resident texture, as
+    /// `Texture::texel_block` finds it (zeros where it finds nothing),
+    /// decoded by `D`. `row` remembers the last row term computed in
+    /// `sub`.
+    #[inline(always)]
+    fn read<D: Decode>(
+        &self,
+        d: &mut D,
+        sub: Option<&Subresource>,
+        row: &mut Row,
+        xyz: [u32; 3],
+    ) -> Texel {
+        let zero = Texel::zero(self.ty);
+        let Some(sub) = sub else {
+            return zero;
+        };
+        let [x, y, z] = xyz;
+        if x >= sub.extent.width || y >= sub.extent.height || z >= sub.extent.depth {
+            return zero;
+        }
+        let (bx, by, tx, ty) = d.split(x, y);
+        // `Subresource::block_offset`, in its two separable terms.
+        if (row.by, row.z) != (by, z) {
+            *row = Row {
+                by,
+                z,
+                blocks: sub.yz_blocks(by, z),
+            };
+        }
+        let o = sub.offset + (sub.x_blocks(bx) + row.blocks) * sub.block_bytes as usize;
+        if o.checked_add(sub.block_bytes as usize)
+            .is_none_or(|end| end > self.bytes.len())
+        {
+            return zero;
+        }
+        d.texel(self.bytes, o, tx, ty)
+    }
+
+    /// The facts of view level `level` (below `level_count`).
+    fn level_facts(&self, level: u32) -> Level {
+        let desc = self.view.texture.desc();
+        let abs = self.view.base_level.wrapping_add(level);
+        let e = desc.level_extent(abs);
+        Level {
+            extent: [e.width, e.height, e.depth],
+            abs,
+        }
+    }
+}
+
+/// `Texel::to_f32` where it inlines: float bits as they are, integers
+/// converted by value.
+#[inline(always)]
+fn to_f32(t: Texel) -> [f32; 4] {
+    match t {
+        Texel::Float(v) => v,
+        Texel::Uint(v) => v.map(|x| x as f32),
+        Texel::Sint(v) => v.map(|x| x as f32),
+    }
+}
+
+/// The view swizzle on a texel (`Ctx::swizzle` of `reference.rs`): float
+/// bits moved untouched, `One` as 1.0 or integer 1.
+#[inline(always)]
+fn swizzle_texel(sw: Option<[Swizzle; 4]>, t: Texel) -> Texel {
+    let Some(sw) = sw else {
+        return t;
+    };
+    let pick = |v: [u32; 4], one: u32| {
+        sw.map(|s| match s {
+            Swizzle::R => v[0],
+            Swizzle::G => v[1],
+            Swizzle::B => v[2],
+            Swizzle::A => v[3],
+            Swizzle::Zero => 0,
+            Swizzle::One => one,
+        })
+    };
+    match t {
+        Texel::Float(v) => {
+            Texel::Float(pick(v.map(f32::to_bits), 1.0f32.to_bits()).map(f32::from_bits))
+        }
+        Texel::Uint(v) => Texel::Uint(pick(v, 1)),
+        Texel::Sint(v) => Texel::Sint(pick(v.map(|x| x as u32), 1).map(|x| x as i32)),
+    }
+}
+
+/// A texel decoder of [`QuadFetcher`], monomorphised into its lane loop.
+trait Decode {
+    /// Reads through [`load`] instead ([`Decode::texel`] unused).
+    const SLOW: bool = false;
+
+    /// Texel `(x, y)` as (block column, block row, column and row inside
+    /// the block).
+    #[inline(always)]
+    fn split(&self, x: u32, y: u32) -> (u32, u32, u32, u32) {
+        (x, y, 0, 0)
+    }
+
+    /// Texel `(tx, ty)` of the block at byte `o` of `bytes`; the caller
+    /// keeps the whole block inside `bytes`.
+    fn texel(&mut self, bytes: &[u8], o: usize, tx: u32, ty: u32) -> Texel;
+}
+
+/// 32-bit float RGBA, bits as stored (`texel::decode`'s `f32::from_bits`
+/// of each little-endian word).
+struct Rgba32F;
+
+impl Decode for Rgba32F {
+    #[inline(always)]
+    fn texel(&mut self, bytes: &[u8], o: usize, _: u32, _: u32) -> Texel {
+        let p: [u8; 16] = bytes
+            .get(o..o + 16)
+            .and_then(|p| p.try_into().ok())
+            .unwrap_or([0; 16]);
+        let w = |i: usize| f32::from_le_bytes([p[i], p[i + 1], p[i + 2], p[i + 3]]);
+        Texel::Float([w(0), w(4), w(8), w(12)])
+    }
+}
+
+/// An uncompressed float decoder of the kernels (`kernel::Fetch`, the same
+/// bits as `texel::decode`; the kernel twin tests pin that).
+struct Flat<'d, F>(&'d mut F);
+
+impl<F: Fetch> Decode for Flat<'_, F> {
+    #[inline(always)]
+    fn texel(&mut self, bytes: &[u8], o: usize, _: u32, _: u32) -> Texel {
+        Texel::Float(self.0.texel(bytes, o, 0, 0))
+    }
+}
+
+/// The kernels' decoded-block cache (`kernel::Blocks`): a BC or ASTC block
+/// decodes once for every texel and quad that reads it.
+struct Blocky<'d> {
+    d: &'d mut kernel::Blocks,
+    bw: u32,
+    bh: u32,
+}
+
+impl Decode for Blocky<'_> {
+    #[inline(always)]
+    fn split(&self, x: u32, y: u32) -> (u32, u32, u32, u32) {
+        (x / self.bw, y / self.bh, x % self.bw, y % self.bh)
+    }
+
+    #[inline(always)]
+    fn texel(&mut self, bytes: &[u8], o: usize, tx: u32, ty: u32) -> Texel {
+        Texel::Float(self.d.texel(bytes, o, tx, ty))
+    }
+}
+
+/// Any other uncompressed format through `texel::decode`: its texel type,
+/// zeros if it refuses the block.
+struct Generic {
+    format: TextureFormat,
+    ty: SampleType,
+    /// Bytes per texel.
+    bytes: usize,
+}
+
+impl Decode for Generic {
+    #[inline(always)]
+    fn texel(&mut self, bytes: &[u8], o: usize, _: u32, _: u32) -> Texel {
+        bytes
+            .get(o..o + self.bytes)
+            .and_then(|b| texel::decode(self.format, self.format.default_aspect(), b).ok())
+            .unwrap_or(Texel::zero(self.ty))
+    }
+}
+
+/// Sparse textures: [`load`] in full.
+struct Slow;
+
+impl Decode for Slow {
+    const SLOW: bool = true;
+
+    fn texel(&mut self, _: &[u8], _: usize, _: u32, _: u32) -> Texel {
+        Texel::Float([0.0; 4])
+    }
 }
 
 #[cfg(test)]

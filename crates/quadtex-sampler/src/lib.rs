@@ -4,7 +4,7 @@
 //! pools and bindless handles ([`Pools`]), profiles of the APIs
 //! ([`Profile`]), quads ([`Quad`]) and the operations on them: [`sample`]
 //! (through [`QuadSampler`]), [`gather`](fn@gather), [`query_lod`] and
-//! [`fetch`](fn@fetch). The [`reference`](mod@reference) module is the
+//! [`fetch`](fn@fetch) (through [`QuadFetcher`]). The [`reference`](mod@reference) module is the
 //! scalar twin of every kernel: SEMANTICS.md written out literally. What a
 //! texture *is* lives in `quadtex-format`.
 
@@ -26,7 +26,7 @@ pub mod reference;
 mod simd;
 
 pub use error::{Error, Result};
-pub use fetch::{fetch, FetchArgs};
+pub use fetch::{fetch, FetchArgs, QuadFetcher};
 pub use gather::{gather, GatherArgs, GatherOffsets};
 pub use header::{
     AddressMode, BorderColor, CompareOp, Filter, HeaderType, MipmapMode, ReductionMode,
