@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat, TextureKind};
-use quadtex_sampler::fetch::{fetch, FetchArgs};
+use quadtex_sampler::fetch::{FetchArgs, QuadFetcher};
 use quadtex_sampler::profile::Derivatives;
 use quadtex_sampler::{
     query_lod, AddressMode, Filter, GatherArgs, MipmapMode, Profile, Quad, QuadSampler, SampleArgs,
@@ -34,7 +34,8 @@ pub enum Op {
     Compare,
     /// `query_lod` (TMML.LOD).
     QueryLod,
-    /// `fetch` (texelFetch) of the texel under each lane, level 0.
+    /// `fetch` (texelFetch) of the texel under each lane, level 0, through
+    /// `QuadFetcher::fetch_rgba`.
     Fetch,
 }
 
@@ -178,6 +179,7 @@ impl Workload {
     pub fn run(&self, op: Op, time: Duration) -> (f64, f64) {
         let profile = Profile::VULKAN;
         let mut unit = QuadSampler::new(&self.view, &self.smp, &profile);
+        let mut fetcher = QuadFetcher::new(&self.view);
         let cmp_smp = SamplerHeader {
             compare: Some(quadtex_sampler::CompareOp::LessOrEqual),
             ..self.smp
@@ -237,8 +239,7 @@ impl Workload {
                             }),
                             ..Default::default()
                         };
-                        let r = fetch(&self.view, &args, 0xf);
-                        sum += r.texels[0].map_or(0.0, |t| f64::from(t.to_f32()[0]));
+                        sum += f64::from(fetcher.fetch_rgba(&args, 0xf)[0][0]);
                     }
                 }
             }

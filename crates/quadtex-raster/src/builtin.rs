@@ -645,7 +645,7 @@ impl FragmentShader for MsaaResolve {
         let mut sum = [[0.0f32; 4]; 4];
         for s in 0..self.samples {
             args.sample = [s as i32; 4];
-            let t = texels_f32(&q.fetch(0, &args));
+            let t = q.fetch_rgba(0, &args);
             for l in 0..4 {
                 for c in 0..4 {
                     sum[l][c] += t[l][c];

@@ -15,8 +15,8 @@ use quadtex_format::TextureKind;
 use quadtex_format::{Texel, Texture};
 use quadtex_sampler::lod::LodResult;
 use quadtex_sampler::{
-    fetch, gather, query_lod, FetchArgs, Filter, GatherArgs, MipmapMode, Profile, Quad, QuadResult,
-    QuadSampler, SampleArgs, SamplerHeader, TextureHeader,
+    fetch, gather, query_lod, FetchArgs, Filter, GatherArgs, MipmapMode, Profile, Quad,
+    QuadFetcher, QuadResult, QuadSampler, SampleArgs, SamplerHeader, TextureHeader,
 };
 
 use crate::stats::TexStats;
@@ -252,6 +252,7 @@ pub struct QuadCtx<'a> {
     pub(crate) attrs: Vec<[f32; 4]>,
     bindings: &'a [TextureBinding],
     samplers: Vec<QuadSampler<'a>>,
+    fetchers: Vec<QuadFetcher<'a>>,
     profile: &'a Profile,
     pub(crate) tex: TexStats,
     /// Reused by [`Self::sample_batch_rgba`].
@@ -277,6 +278,7 @@ impl<'a> QuadCtx<'a> {
                 .iter()
                 .map(|b| QuadSampler::new(&b.view, &b.sampler, profile))
                 .collect(),
+            fetchers: bindings.iter().map(|b| QuadFetcher::new(&b.view)).collect(),
             profile,
             tex: TexStats::default(),
             scratch: Vec::new(),
@@ -495,7 +497,24 @@ impl<'a> QuadCtx<'a> {
         };
         self.tex.fetch += 1;
         self.tex.texels += self.running_lanes();
-        fetch(&binding.view, args, running)
+        match self.fetchers.get_mut(b) {
+            Some(f) => f.fetch(args, running),
+            None => fetch(&binding.view, args, running),
+        }
+    }
+
+    /// [`Self::fetch`] as float RGBA per lane (lanes that did not run read
+    /// 0), through the binding's cached `QuadFetcher::fetch_rgba`: the same
+    /// values as `texels_f32(&self.fetch(..))`.
+    pub fn fetch_rgba(&mut self, b: usize, args: &FetchArgs) -> [[f32; 4]; 4] {
+        let running = self.active | self.helper;
+        let lanes = self.running_lanes();
+        let Some(f) = self.fetchers.get_mut(b) else {
+            return [[0.0; 4]; 4];
+        };
+        self.tex.fetch += 1;
+        self.tex.texels += lanes;
+        f.fetch_rgba(args, running)
     }
 }
 
