@@ -398,7 +398,7 @@ macro_rules! batch_kernel {
             /// `Ctx::cube_coords` (face choice, face coordinates and the
             /// cube derivative transform) and `Ctx::select` for `Q` full
             /// cube or cube-array quads on all lanes, when every lane lands
-            /// on one face of one cube and the footprint is isotropic.
+            /// on one face of one cube.
             #[inline(always)]
             pub(crate) fn select_cube(ctx: &Ctx<'_>, args: &SampleArgs, quads: &[Quad]) -> Option<Sel> {
                 let view = ctx.view;
@@ -457,9 +457,6 @@ macro_rules! batch_kernel {
                 let (shader_lambda, bias) = lod_inputs(args);
                 let (linear, levels, taps, axis) =
                     lod(ctx, [dsdx, dtdx, dsdy, dtdy], shader_lambda, bias)?;
-                if taps.reduce_max() > 1 {
-                    return None;
-                }
                 Some(Sel {
                     s,
                     t,
@@ -611,9 +608,17 @@ macro_rules! batch_kernel {
                             let moved: F = bytemuck::cast(on & sel.taps.simd_gt(I::splat(1)));
                             let f = F::splat((tap + 1) as f32) / (n + F::ONE) - F::splat(0.5);
                             let on: F = bytemuck::cast(on);
+                            let (ms, mt) = (sel.s + f * sel.axis[0], sel.t + f * sel.axis[1]);
+                            // Cube taps stay on the lane's face
+                            // (`Ctx::sample_lane`).
+                            let (ms, mt) = if cube {
+                                (clamp(ms, 0.0, 1.0), clamp(mt, 0.0, 1.0))
+                            } else {
+                                (ms, mt)
+                            };
                             (
-                                moved.select(sel.s + f * sel.axis[0], sel.s),
-                                moved.select(sel.t + f * sel.axis[1], sel.t),
+                                moved.select(ms, sel.s),
+                                moved.select(mt, sel.t),
                                 on.select(wl / n, F::ZERO),
                             )
                         } else {

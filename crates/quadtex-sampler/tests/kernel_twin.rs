@@ -556,7 +556,7 @@ fn batched_cube_kernels_match_the_reference_bit_for_bit() {
                         address: [AddressMode::ClampToEdge; 3],
                         seamless_cube: seamless,
                         mip_lod_bias: rng.pick(&[0.0, 0.5, -1.0]),
-                        max_anisotropy: rng.pick(&[1.0, 1.0, 4.0]),
+                        max_anisotropy: rng.pick(&[1.0, 4.0, 16.0]),
                         compare: format.has_depth().then_some(CompareOp::LessOrEqual),
                         ..Default::default()
                     };
@@ -582,13 +582,15 @@ fn batched_cube_kernels_match_the_reference_bit_for_bit() {
                     ]);
                     let (u0, v0) = (rng.f() * 1.6 - 0.8, rng.f() * 1.6 - 0.8);
                     let step = rng.pick(&[0.2, 1.0, 3.0]) / size as f32;
+                    // Stretched footprints (anisotropic taps) too.
+                    let stretch = rng.pick(&[1.0, 1.0, 5.0]);
                     let cube = rng.pick(&[0.0, 1.0, 1.6]);
                     let quads: Vec<Quad> = (0..32)
                         .map(|i| {
                             let (qx, qy) = (i % 8, i / 8);
                             let mut coords = [0, 1, 2, 3].map(|l| {
                                 let u = u0 + (2 * qx + (l & 1)) as f32 * step;
-                                let v = v0 + (2 * qy + (l >> 1)) as f32 * step;
+                                let v = v0 + (2 * qy + (l >> 1)) as f32 * step * stretch;
                                 // Two tangent axes: the components the axis lacks.
                                 let mut d = axis;
                                 let free: Vec<usize> = (0..3).filter(|&k| axis[k] == 0.0).collect();
