@@ -153,6 +153,31 @@ impl FragmentShader for Lambert {
 
     fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
         let t = q.sample_rgba(0, &SampleArgs::default(), q.coords2(self.uv));
+        self.light(q, &t, out);
+    }
+
+    /// The batch's texels in one sampler call, then the lighting quad by
+    /// quad (the same values as `shade`).
+    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut [[[f32; 4]; 4]]) {
+        q.sample_batch_rgba(
+            0,
+            &SampleArgs::default(),
+            batch,
+            |i| batch.coords2(i, self.uv),
+            out,
+        );
+        for (i, o) in out.iter_mut().enumerate().take(batch.len()) {
+            batch.load(i, q);
+            let t = *o;
+            self.light(q, &t, o);
+        }
+    }
+}
+
+impl Lambert {
+    /// `out = t * tint * (ambient + lights)` per lane, from the quad's
+    /// normals.
+    fn light(&self, q: &QuadCtx<'_>, t: &[[f32; 4]; 4], out: &mut [[f32; 4]; 4]) {
         let n = vec3s(q, self.normal);
         let l = self.light_dir.normalize_or_zero();
         let tint = self.tint;

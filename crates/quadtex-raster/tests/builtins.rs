@@ -177,7 +177,7 @@ fn volume_slice_reads_the_requested_depth() {
     assert_eq!(c.pixel(2, 2).unwrap(), [170.0 / 255.0, 0.0, 0.0, 1.0]);
 }
 
-/// `Unlit::shade_batch` (the whole batch through the sampler's batched
+/// `Unlit::shade_batch` and `Lambert::shade_batch` (the whole batch through the sampler's batched
 /// kernels) gives exactly what shading quad by quad gives: a tilted,
 /// perspective textured plane (mixed LODs, partial quads on its edges)
 /// against a closure shader with the same body and the default
@@ -200,6 +200,24 @@ fn unlit_batches_shade_like_quad_by_quad() {
         frame.draw(DrawCall::new(plane.clone(), camera * tilt, shader));
         render(&frame)
     };
+    // Lambert too: its batch against its own `shade` quad by quad.
+    let lambert = Lambert::new(binding.clone(), Vec3::new(0.3, 0.8, 0.5));
+    let per_quad_lambert = lambert.clone();
+    let a = render_with(Arc::new(lambert));
+    let b = render_with(quadtex_raster::shader_fn(
+        vec![binding.clone()],
+        move |q: &mut quadtex_raster::QuadCtx<'_>, out: &mut [[f32; 4]; 4]| {
+            use quadtex_raster::FragmentShader;
+            per_quad_lambert.shade(q, out)
+        },
+    ));
+    let bits = |c: &ColorTarget| {
+        c.data
+            .iter()
+            .flat_map(|p| p.map(f32::to_bits))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bits(&a), bits(&b), "Lambert batched vs quad by quad");
     let batched = render_with(Arc::new(quadtex_raster::Unlit::new(binding.clone())));
     let per_quad = render_with(quadtex_raster::shader_fn(
         vec![binding],

@@ -866,12 +866,24 @@ macro_rules! batch_kernel {
                 let all = F::ONE.simd_eq(F::ONE);
                 let at = address(ctx, &sub, c[0], c[1], all, offset, false)?;
                 let pick = view.swizzle[(args.component & 3) as usize];
+                // `.DC`: each texel's R compared with the (clamped)
+                // reference, 1.0 or 0.0, no swizzle (`gather_lane`).
+                let dref = args.dref.map(|d| {
+                    let d = lanes4(d);
+                    if ctx.format.is_unorm_depth() {
+                        clamp(d, 0.0, 1.0)
+                    } else {
+                        d
+                    }
+                });
+                let op = ctx.smp.compare.unwrap_or(crate::header::CompareOp::Always);
                 let mut out = [F::ZERO; 4];
                 for (k, (kx, ky)) in [(0, 1), (1, 1), (1, 0), (0, 0)].into_iter().enumerate() {
-                    out[k] = match pick {
-                        Swizzle::Zero => F::ZERO,
-                        Swizzle::One => F::ONE,
-                        ch => read(ctx, fetch, &sub, &at, kx, ky, all)[ch as usize],
+                    out[k] = match (dref, pick) {
+                        (Some(r), _) => compare(op, r, read(ctx, fetch, &sub, &at, kx, ky, all)[0]),
+                        (None, Swizzle::Zero) => F::ZERO,
+                        (None, Swizzle::One) => F::ONE,
+                        (None, ch) => read(ctx, fetch, &sub, &at, kx, ky, all)[ch as usize],
                     };
                 }
                 Some(out)
@@ -1020,17 +1032,16 @@ pub(crate) fn sample_rgba_at<D: Fetch>(
 }
 
 /// Whether a gather can take the batched kernels: 2D or 2D-array views of
-/// float-sampled colour formats with normalized coordinates, no depth
-/// reference, no PTP offsets, a full mip chain header (`TWO_D_NO_MIPMAP`
+/// float-sampled colour formats (depth formats when comparing, `.DC`) with
+/// normalized coordinates, no PTP offsets, a full mip chain header (`TWO_D_NO_MIPMAP`
 /// makes TLD4 a TEX), no residency map. Address modes and coordinates are
 /// checked per batch.
 pub(crate) fn gather_handles(ctx: &Ctx<'_>, args: &crate::gather::GatherArgs) -> bool {
     matches!(ctx.view.kind, TextureKind::D2 | TextureKind::D2Array)
         && ctx.ty == quadtex_format::SampleType::Float
-        && !ctx.format.has_depth()
+        && (!ctx.format.has_depth() || args.dref.is_some())
         && !ctx.format.has_stencil()
         && !ctx.smp.unnormalized
-        && args.dref.is_none()
         && !matches!(args.offsets, crate::gather::GatherOffsets::Ptp(_))
         && ctx.view.header_type() != Some(crate::header::HeaderType::TwoDNoMipmap)
         && ctx.view.texture.residency().is_none()

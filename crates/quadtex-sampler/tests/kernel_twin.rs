@@ -653,6 +653,9 @@ fn batched_gather_matches_the_reference_bit_for_bit() {
         F::R32Float,
         F::Bc1RgbaUnorm,
         F::Rg8Snorm,
+        F::Depth32Float,
+        F::Depth16Unorm,
+        F::Depth24UnormX8,
     ];
     let mut rng = Rng(0x5eed_6a7e_0004);
     let (mut checked, mut batched) = (0usize, 0usize);
@@ -682,8 +685,18 @@ fn batched_gather_matches_the_reference_bit_for_bit() {
                     view.base_level = 1;
                     view.level_count = tex.desc().levels - 1;
                 }
+                // `.DC` on depth formats (and now and then on colour ones).
+                let dc = format.has_depth() || rng.u().is_multiple_of(8);
                 let smp = SamplerHeader {
                     address: [address; 3],
+                    compare: dc.then(|| {
+                        rng.pick(&[
+                            CompareOp::Less,
+                            CompareOp::GreaterOrEqual,
+                            CompareOp::NotEqual,
+                            CompareOp::Equal,
+                        ])
+                    }),
                     ..Default::default()
                 };
                 let profile = rng.pick(&[Profile::VULKAN, Profile::NV_SASS]);
@@ -694,6 +707,9 @@ fn batched_gather_matches_the_reference_bit_for_bit() {
                         1 => GatherOffsets::Ptp([[1, 0], [0, 1], [-1, 0], [0, -1]]),
                         _ => GatherOffsets::None,
                     },
+                    dref: dc.then(|| {
+                        [0, 1, 2, 3].map(|_| rng.pick(&[0.5, -0.5, 1.5, 0.0, f32::NAN, 0.3]))
+                    }),
                     ..Default::default()
                 };
                 let (u0, v0) = (rng.f() * 2.0 - 0.5, rng.f() * 2.0 - 0.5);
