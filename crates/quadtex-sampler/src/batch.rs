@@ -168,6 +168,7 @@ macro_rules! batch_kernel {
             /// A 2x2 footprint on every lane: per axis the two weights, and
             /// for both indices their share of the block offset and the
             /// texel's position inside its block.
+            #[derive(Clone, Copy)]
             struct Footprint {
                 wts: [[F; 2]; 2],
                 part: [[I; 2]; 2],
@@ -857,14 +858,21 @@ macro_rules! batch_kernel {
                 } else {
                     0
                 };
-                let offset = match args.offsets {
-                    crate::gather::GatherOffsets::None => [0; 3],
-                    crate::gather::GatherOffsets::Aoffi([u, v]) => [u, v, 0],
-                    crate::gather::GatherOffsets::Ptp(_) => return None,
-                };
+                use crate::gather::GatherOffsets;
                 let sub = view.texture.subresource(view.base_level, view.base_layer + layer, 0)?;
                 let all = F::ONE.simd_eq(F::ONE);
-                let at = address(ctx, &sub, c[0], c[1], all, offset, false)?;
+                // Per output texel k: the footprint to read and its corner.
+                // AOFFI (or none): one footprint, corners in gather order;
+                // PTP: texel k is T(i0 + ds_k, j0 + dt_k), the (0, 0) corner
+                // of the footprint moved by offset k (`gather_lane`).
+                let corners = [(0, 1), (1, 1), (1, 0), (0, 0)];
+                let foot = |o: [i32; 2]| address(ctx, &sub, c[0], c[1], all, [o[0], o[1], 0], false);
+                let (one, each) = match args.offsets {
+                    GatherOffsets::None => (Some(foot([0, 0])?), None),
+                    GatherOffsets::Aoffi(o) => (Some(foot(o)?), None),
+                    GatherOffsets::Ptp(p) => (None, Some(p.map(foot))),
+                };
+                let ptp = each.is_some();
                 let pick = view.swizzle[(args.component & 3) as usize];
                 // `.DC`: each texel's R compared with the (clamped)
                 // reference, 1.0 or 0.0, no swizzle (`gather_lane`).
@@ -878,12 +886,18 @@ macro_rules! batch_kernel {
                 });
                 let op = ctx.smp.compare.unwrap_or(crate::header::CompareOp::Always);
                 let mut out = [F::ZERO; 4];
-                for (k, (kx, ky)) in [(0, 1), (1, 1), (1, 0), (0, 0)].into_iter().enumerate() {
+                for (k, (kx, ky)) in corners.into_iter().enumerate() {
+                    let at = match (&one, &each) {
+                        (Some(at), _) => at,
+                        (None, Some(each)) => each[k].as_ref()?,
+                        (None, None) => return None,
+                    };
+                    let (kx, ky) = if ptp { (0, 0) } else { (kx, ky) };
                     out[k] = match (dref, pick) {
-                        (Some(r), _) => compare(op, r, read(ctx, fetch, &sub, &at, kx, ky, all)[0]),
+                        (Some(r), _) => compare(op, r, read(ctx, fetch, &sub, at, kx, ky, all)[0]),
                         (None, Swizzle::Zero) => F::ZERO,
                         (None, Swizzle::One) => F::ONE,
-                        (None, ch) => read(ctx, fetch, &sub, &at, kx, ky, all)[ch as usize],
+                        (None, ch) => read(ctx, fetch, &sub, at, kx, ky, all)[ch as usize],
                     };
                 }
                 Some(out)
@@ -1033,7 +1047,7 @@ pub(crate) fn sample_rgba_at<D: Fetch>(
 
 /// Whether a gather can take the batched kernels: 2D or 2D-array views of
 /// float-sampled colour formats (depth formats when comparing, `.DC`) with
-/// normalized coordinates, no PTP offsets, a full mip chain header (`TWO_D_NO_MIPMAP`
+/// normalized coordinates, a full mip chain header (`TWO_D_NO_MIPMAP`
 /// makes TLD4 a TEX), no residency map. Address modes and coordinates are
 /// checked per batch.
 pub(crate) fn gather_handles(ctx: &Ctx<'_>, args: &crate::gather::GatherArgs) -> bool {
@@ -1042,7 +1056,6 @@ pub(crate) fn gather_handles(ctx: &Ctx<'_>, args: &crate::gather::GatherArgs) ->
         && (!ctx.format.has_depth() || args.dref.is_some())
         && !ctx.format.has_stencil()
         && !ctx.smp.unnormalized
-        && !matches!(args.offsets, crate::gather::GatherOffsets::Ptp(_))
         && ctx.view.header_type() != Some(crate::header::HeaderType::TwoDNoMipmap)
         && ctx.view.texture.residency().is_none()
 }

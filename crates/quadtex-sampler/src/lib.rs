@@ -105,9 +105,10 @@ impl<'a> QuadSampler<'a> {
     }
 
     /// TLD4 / `textureGather` on one quad ([`gather()`]): the batched
-    /// kernels for 2D and 2D-array colour views without PTP offsets or a
-    /// depth reference, the lane-by-lane [`gather::gather_reference`]
-    /// otherwise; the same bits either way.
+    /// kernels for 2D and 2D-array views (AOFFI or PTP offsets, `.DC` depth
+    /// compare), the lane-by-lane [`gather::gather_reference`] otherwise
+    /// (cubes, `TWO_D_NO_MIPMAP`, other address modes); the same bits
+    /// either way.
     pub fn gather(&mut self, args: &GatherArgs, quad: &Quad) -> QuadResult {
         let mut out = [QuadResult::EMPTY];
         self.gather_quads_at_width(4, args, std::slice::from_ref(quad), &mut out);
@@ -132,27 +133,15 @@ impl<'a> QuadSampler<'a> {
         quads: &[Quad],
         out: &mut [QuadResult],
     ) -> usize {
-        let n = quads.len().min(out.len());
-        let (quads, out) = (&quads[..n], &mut out[..n]);
-        let (mut done, mut batched) = (0, 0);
-        let per = lanes / 4;
-        if matches!(lanes, 4 | 8 | 16) && batch::gather_handles(&self.ctx, args) {
-            while done + per <= n {
-                let (q, o) = (&quads[done..done + per], &mut out[done..done + per]);
-                if kernel::gather_batch(lanes, &self.ctx, &mut self.decoder, args, q, o) {
-                    batched += per;
-                } else {
-                    for (r, quad) in o.iter_mut().zip(q) {
-                        *r = self.gather_reference(args, quad);
-                    }
-                }
-                done += per;
-            }
-        }
-        for (r, quad) in out[done..].iter_mut().zip(&quads[done..]) {
-            *r = self.gather_reference(args, quad);
-        }
-        batched
+        let ok = batch::gather_handles(&self.ctx, args);
+        self.batches(
+            lanes,
+            ok,
+            quads,
+            out,
+            |s, q, o| kernel::gather_batch(lanes, &s.ctx, &mut s.decoder, args, q, o),
+            |s, quad| s.gather_reference(args, quad),
+        )
     }
 
     fn gather_reference(&self, args: &GatherArgs, quad: &Quad) -> QuadResult {
@@ -193,28 +182,15 @@ impl<'a> QuadSampler<'a> {
         quads: &[Quad],
         out: &mut [[[f32; 4]; 4]],
     ) -> usize {
-        let n = quads.len().min(out.len());
-        let (quads, out) = (&quads[..n], &mut out[..n]);
-        let mut done = 0;
-        let mut batched = 0;
-        let per = lanes / 4;
-        if matches!(lanes, 4 | 8 | 16) && batch::eligible(&self.ctx, args) {
-            while done + per <= n {
-                let (q, o) = (&quads[done..done + per], &mut out[done..done + per]);
-                if kernel::sample_batch_rgba(lanes, &self.ctx, &mut self.decoder, args, q, o) {
-                    batched += per;
-                } else {
-                    for (r, quad) in o.iter_mut().zip(q) {
-                        *r = rgba_of(&self.sample(args, quad));
-                    }
-                }
-                done += per;
-            }
-        }
-        for (r, quad) in out[done..].iter_mut().zip(&quads[done..]) {
-            *r = rgba_of(&self.sample(args, quad));
-        }
-        batched
+        let ok = batch::eligible(&self.ctx, args);
+        self.batches(
+            lanes,
+            ok,
+            quads,
+            out,
+            |s, q, o| kernel::sample_batch_rgba(lanes, &s.ctx, &mut s.decoder, args, q, o),
+            |s, quad| rgba_of(&s.sample(args, quad)),
+        )
     }
 
     /// `tex` on many quads with the same `args` (a tile's worth, say):
@@ -240,26 +216,50 @@ impl<'a> QuadSampler<'a> {
         quads: &[Quad],
         out: &mut [QuadResult],
     ) -> usize {
+        let ok = batch::eligible(&self.ctx, args);
+        self.batches(
+            lanes,
+            ok,
+            quads,
+            out,
+            |s, q, o| kernel::sample_batch(lanes, &s.ctx, &mut s.decoder, args, q, o),
+            |s, quad| s.sample(args, quad),
+        )
+    }
+
+    /// The loop behind every `*_at_width`: `quads` in groups of `lanes / 4`
+    /// through `batch` when `ok` and the width is 4, 8 or 16, each group the
+    /// batch hands back and the remainder through `single`. `out[i]` gets
+    /// quad `i`'s result for the first `min(quads.len(), out.len())` quads;
+    /// returns how many the batches took.
+    fn batches<T>(
+        &mut self,
+        lanes: usize,
+        ok: bool,
+        quads: &[Quad],
+        out: &mut [T],
+        mut batch: impl FnMut(&mut Self, &[Quad], &mut [T]) -> bool,
+        mut single: impl FnMut(&mut Self, &Quad) -> T,
+    ) -> usize {
         let n = quads.len().min(out.len());
         let (quads, out) = (&quads[..n], &mut out[..n]);
-        let mut done = 0;
-        let mut batched = 0;
-        if matches!(lanes, 4 | 8 | 16) && batch::eligible(&self.ctx, args) {
-            let per = lanes / 4;
+        let per = lanes / 4;
+        let (mut done, mut batched) = (0, 0);
+        if ok && matches!(lanes, 4 | 8 | 16) {
             while done + per <= n {
                 let (q, o) = (&quads[done..done + per], &mut out[done..done + per]);
-                if kernel::sample_batch(lanes, &self.ctx, &mut self.decoder, args, q, o) {
+                if batch(self, q, o) {
                     batched += per;
                 } else {
                     for (r, quad) in o.iter_mut().zip(q) {
-                        *r = self.sample(args, quad);
+                        *r = single(self, quad);
                     }
                 }
                 done += per;
             }
         }
         for (r, quad) in out[done..].iter_mut().zip(&quads[done..]) {
-            *r = self.sample(args, quad);
+            *r = single(self, quad);
         }
         batched
     }

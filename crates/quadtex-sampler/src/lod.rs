@@ -384,6 +384,22 @@ mod tests {
     }
 
     #[test]
+    fn lambda_above_15_and_a_16_to_1_footprint_in_the_raw_words() {
+        let v = levels_16();
+        let s = smp(MipmapMode::Linear);
+        // lambda' = 20: R = 20.0 in S8.8, G clamped to the last level (4).
+        let big = 2f32.powi(20) / 16.0;
+        let r = query(&v, &s, [big, 0.0, 0.0], [0.0, big, 0.0]);
+        assert_eq!(r.lambda, 20.0);
+        assert_eq!(r.raw, [0x1400, 0x0400, 0x0040, 0x0000]);
+        // 16 texels along u, 1 along v: lambda 4, axis u, log2(1/16) = -4.0
+        // in S4.12 = 0xc000.
+        let r = query(&v, &s, [16.0 / 16.0, 0.0, 0.0], [0.0, 1.0 / 16.0, 0.0]);
+        assert_eq!(r.lambda, 4.0);
+        assert_eq!(r.raw, [0x0400, 0x0400, 0x0040, 0xc000]);
+    }
+
+    #[test]
     fn degenerate_footprints_saturate_r_and_have_no_axes() {
         let v = levels_16();
         let s = smp(MipmapMode::Linear);
