@@ -230,27 +230,8 @@ impl Frame {
 /// standardSampleLocations`) for 1, 4 and 8 samples, in pixels from the
 /// pixel's top-left corner; `None` for other counts.
 pub fn sample_positions(samples: u32) -> Option<&'static [[f32; 2]]> {
-    const S1: [[f32; 2]; 1] = [[0.5, 0.5]];
-    const S4: [[f32; 2]; 4] = [
-        [0.375, 0.125],
-        [0.875, 0.375],
-        [0.125, 0.625],
-        [0.625, 0.875],
-    ];
-    const S8: [[f32; 2]; 8] = [
-        [0.5625, 0.3125],
-        [0.4375, 0.6875],
-        [0.8125, 0.5625],
-        [0.3125, 0.1875],
-        [0.1875, 0.8125],
-        [0.0625, 0.4375],
-        [0.6875, 0.9375],
-        [0.9375, 0.0625],
-    ];
     match samples {
-        1 => Some(&S1),
-        4 => Some(&S4),
-        8 => Some(&S8),
+        1 | 4 | 8 => quadtex_sampler::query::standard_sample_locations(samples),
         _ => None,
     }
 }

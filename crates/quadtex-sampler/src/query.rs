@@ -69,6 +69,58 @@ pub fn samples(view: &TextureHeader) -> u32 {
     }
 }
 
+/// Vulkan's standard sample locations (`standardSampleLocations`, the D3D
+/// standard patterns) for 1, 2, 4, 8 and 16 samples, in pixels from the
+/// pixel's top-left corner; `None` for other counts. One table for the
+/// instruction front-ends (SASS TXQ sample positions) and renderers (the
+/// demo rasterizer's MSAA coverage).
+pub fn standard_sample_locations(samples: u32) -> Option<&'static [[f32; 2]]> {
+    const S1: [[f32; 2]; 1] = [[0.5, 0.5]];
+    const S2: [[f32; 2]; 2] = [[0.75, 0.75], [0.25, 0.25]];
+    const S4: [[f32; 2]; 4] = [
+        [0.375, 0.125],
+        [0.875, 0.375],
+        [0.125, 0.625],
+        [0.625, 0.875],
+    ];
+    const S8: [[f32; 2]; 8] = [
+        [0.5625, 0.3125],
+        [0.4375, 0.6875],
+        [0.8125, 0.5625],
+        [0.3125, 0.1875],
+        [0.1875, 0.8125],
+        [0.0625, 0.4375],
+        [0.6875, 0.9375],
+        [0.9375, 0.0625],
+    ];
+    const S16: [[f32; 2]; 16] = [
+        [0.5625, 0.5625],
+        [0.4375, 0.3125],
+        [0.3125, 0.625],
+        [0.75, 0.4375],
+        [0.1875, 0.375],
+        [0.625, 0.8125],
+        [0.8125, 0.6875],
+        [0.6875, 0.1875],
+        [0.375, 0.875],
+        [0.5, 0.0625],
+        [0.25, 0.125],
+        [0.125, 0.75],
+        [0.0, 0.5],
+        [0.9375, 0.25],
+        [0.875, 0.9375],
+        [0.0625, 0.0],
+    ];
+    match samples {
+        1 => Some(&S1),
+        2 => Some(&S2),
+        4 => Some(&S4),
+        8 => Some(&S8),
+        16 => Some(&S16),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::Arc;

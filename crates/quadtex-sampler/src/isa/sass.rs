@@ -1310,56 +1310,14 @@ impl Tld {
     }
 }
 
-/// Vulkan's standard sample locations (`standardSampleLocations`, the
-/// D3D standard patterns) for 1, 2, 4, 8 and 16 samples, in pixel units.
+/// Vulkan's standard sample location `index` for `samples` samples
+/// ([`crate::query::standard_sample_locations`]), in pixel units.
 /// NVIDIA's `TEX_HEADER_SAMPLER_POS` format is undocumented; the emulator
 /// reports these as fp32 `[x, y]` (inferred).
 pub fn standard_sample_position(samples: u32, index: u32) -> Option<[f32; 2]> {
-    const S1: [[f32; 2]; 1] = [[0.5, 0.5]];
-    const S2: [[f32; 2]; 2] = [[0.75, 0.75], [0.25, 0.25]];
-    const S4: [[f32; 2]; 4] = [
-        [0.375, 0.125],
-        [0.875, 0.375],
-        [0.125, 0.625],
-        [0.625, 0.875],
-    ];
-    const S8: [[f32; 2]; 8] = [
-        [0.5625, 0.3125],
-        [0.4375, 0.6875],
-        [0.8125, 0.5625],
-        [0.3125, 0.1875],
-        [0.1875, 0.8125],
-        [0.0625, 0.4375],
-        [0.6875, 0.9375],
-        [0.9375, 0.0625],
-    ];
-    const S16: [[f32; 2]; 16] = [
-        [0.5625, 0.5625],
-        [0.4375, 0.3125],
-        [0.3125, 0.625],
-        [0.75, 0.4375],
-        [0.1875, 0.375],
-        [0.625, 0.8125],
-        [0.8125, 0.6875],
-        [0.6875, 0.1875],
-        [0.375, 0.875],
-        [0.5, 0.0625],
-        [0.25, 0.125],
-        [0.125, 0.75],
-        [0.0, 0.5],
-        [0.9375, 0.25],
-        [0.875, 0.9375],
-        [0.0625, 0.0],
-    ];
-    let table: &[[f32; 2]] = match samples {
-        1 => &S1,
-        2 => &S2,
-        4 => &S4,
-        8 => &S8,
-        16 => &S16,
-        _ => return None,
-    };
-    table.get(index as usize).copied()
+    crate::query::standard_sample_locations(samples)?
+        .get(index as usize)
+        .copied()
 }
 
 /// A TSC fixed-point field: `v * 256` rounded to nearest even, clamped to
