@@ -678,29 +678,12 @@ fn to_f32(t: Texel) -> [f32; 4] {
     }
 }
 
-/// The view swizzle on a texel (`Ctx::swizzle` of `reference.rs`): float
-/// bits moved untouched, `One` as 1.0 or integer 1.
+/// The view swizzle on a texel (`None`: identity), as `Ctx::swizzle`.
 #[inline(always)]
 fn swizzle_texel(sw: Option<[Swizzle; 4]>, t: Texel) -> Texel {
-    let Some(sw) = sw else {
-        return t;
-    };
-    let pick = |v: [u32; 4], one: u32| {
-        sw.map(|s| match s {
-            Swizzle::R => v[0],
-            Swizzle::G => v[1],
-            Swizzle::B => v[2],
-            Swizzle::A => v[3],
-            Swizzle::Zero => 0,
-            Swizzle::One => one,
-        })
-    };
-    match t {
-        Texel::Float(v) => {
-            Texel::Float(pick(v.map(f32::to_bits), 1.0f32.to_bits()).map(f32::from_bits))
-        }
-        Texel::Uint(v) => Texel::Uint(pick(v, 1)),
-        Texel::Sint(v) => Texel::Sint(pick(v.map(|x| x as u32), 1).map(|x| x as i32)),
+    match sw {
+        None => t,
+        Some(sw) => crate::reference::apply_swizzle(sw, t),
     }
 }
 

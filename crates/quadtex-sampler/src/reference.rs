@@ -166,6 +166,29 @@ pub fn select_layer(a: f32, count: u32, rule: LayerRound) -> u32 {
     }
 }
 
+/// A view swizzle on a texel: float bits moved untouched, `One` as 1.0 or
+/// integer 1 (Vulkan "Component Swizzle").
+#[inline(always)]
+pub(crate) fn apply_swizzle(sw: [Swizzle; 4], t: Texel) -> Texel {
+    let pick = |v: [u32; 4], one: u32| {
+        sw.map(|s| match s {
+            Swizzle::R => v[0],
+            Swizzle::G => v[1],
+            Swizzle::B => v[2],
+            Swizzle::A => v[3],
+            Swizzle::Zero => 0,
+            Swizzle::One => one,
+        })
+    };
+    match t {
+        Texel::Float(v) => {
+            Texel::Float(pick(v.map(f32::to_bits), 1.0f32.to_bits()).map(f32::from_bits))
+        }
+        Texel::Uint(v) => Texel::Uint(pick(v, 1)),
+        Texel::Sint(v) => Texel::Sint(pick(v.map(|x| x as u32), 1).map(|x| x as i32)),
+    }
+}
+
 /// `log2(x)` for the LOD: exact at powers of two, within 2 ulp elsewhere,
 /// `-inf` at zero, `+inf` at `+inf`, NaN for NaN and negative inputs.
 /// Written out (rather than libm's `log2f`) so that the batched SIMD
@@ -643,24 +666,7 @@ impl<'a> Ctx<'a> {
         if self.identity_swizzle {
             return t;
         }
-        let sw = self.view.swizzle;
-        let pick = |v: [u32; 4], one: u32| {
-            sw.map(|s| match s {
-                Swizzle::R => v[0],
-                Swizzle::G => v[1],
-                Swizzle::B => v[2],
-                Swizzle::A => v[3],
-                Swizzle::Zero => 0,
-                Swizzle::One => one,
-            })
-        };
-        match t {
-            Texel::Float(v) => {
-                Texel::Float(pick(v.map(f32::to_bits), 1.0f32.to_bits()).map(f32::from_bits))
-            }
-            Texel::Uint(v) => Texel::Uint(pick(v, 1)),
-            Texel::Sint(v) => Texel::Sint(pick(v.map(|x| x as u32), 1).map(|x| x as i32)),
-        }
+        apply_swizzle(self.view.swizzle, t)
     }
 
     /// Level `level` (relative to the view base) as `(width, height, depth)`.
