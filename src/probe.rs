@@ -111,12 +111,32 @@ pub fn run(path: &Path) -> Result<String> {
 /// Evaluates the case `json`; `texture.data` is read relative to `base_dir`.
 /// `name` only labels JSON syntax errors.
 pub fn run_str(json: &str, name: &Path, base_dir: &Path) -> Result<String> {
+    run_case(json, name, TexelSource::Dir(base_dir))
+}
+
+/// Evaluates the case `json` with the texel data in memory: `texels` stands
+/// for the file `texture.data` names (which is not read), with the same
+/// size check. For embedding the probe, and for the fuzz targets.
+pub fn run_with_texels(json: &str, texels: &[u8]) -> Result<String> {
+    run_case(json, Path::new("<case>"), TexelSource::Bytes(texels))
+}
+
+/// Where a case's texel data come from.
+#[derive(Clone, Copy)]
+enum TexelSource<'a> {
+    /// The file `texture.data`, relative to this folder.
+    Dir(&'a Path),
+    /// These bytes.
+    Bytes(&'a [u8]),
+}
+
+fn run_case(json: &str, name: &Path, texels: TexelSource<'_>) -> Result<String> {
     let case: CaseJson = serde_json::from_str(json).map_err(|source| Error::Json {
         path: name.to_owned(),
         source,
     })?;
     let op = OpName::parse(&case.op.name)?;
-    let texture = load_texture(&case.texture, base_dir)?;
+    let texture = load_texture(&case.texture, texels)?;
     let view = build_view(&case.view, texture)?;
     let sampler = build_sampler(&case.sampler, view.format())?;
     let derivatives = match case.op.derivatives.as_deref() {
@@ -378,7 +398,7 @@ fn active_mask(q: &QuadJson, w: &str) -> Result<u8> {
 // Texture, view, sampler
 // ---------------------------------------------------------------------------
 
-fn load_texture(t: &TextureJson, base_dir: &Path) -> Result<Texture> {
+fn load_texture(t: &TextureJson, texels: TexelSource<'_>) -> Result<Texture> {
     let format: TextureFormat = t.format.parse()?;
     let kind: TextureKind = t.kind.parse()?;
     let desc = TextureDesc {
@@ -393,25 +413,35 @@ fn load_texture(t: &TextureJson, base_dir: &Path) -> Result<Texture> {
         no_mipmap: false,
     };
     desc.validate()?;
-    let path = base_dir.join(&t.data);
     // Check the size before reading or allocating: a case may declare a
     // texture of gigabytes next to a file of a few bytes.
     let expected = desc.total_bytes().unwrap_or(u64::MAX);
-    let io = |source| Error::Io {
-        path: path.clone(),
-        source,
-    };
-    let actual = std::fs::metadata(&path).map_err(io)?.len();
     let wrong_size = |actual| quadtex_format::Error::WrongSize {
         what: "texture data",
         expected,
         actual,
     };
-    if actual != expected {
-        return Err(wrong_size(actual).into());
+    let read;
+    let bytes = match texels {
+        TexelSource::Bytes(b) => b,
+        TexelSource::Dir(base_dir) => {
+            let path = base_dir.join(&t.data);
+            let io = |source| Error::Io {
+                path: path.clone(),
+                source,
+            };
+            let actual = std::fs::metadata(&path).map_err(io)?.len();
+            if actual != expected {
+                return Err(wrong_size(actual).into());
+            }
+            read = std::fs::read(&path).map_err(io)?;
+            &read[..]
+        }
+    };
+    if bytes.len() as u64 != expected {
+        return Err(wrong_size(bytes.len() as u64).into());
     }
-    let bytes = std::fs::read(&path).map_err(io)?;
-    Ok(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes)?)
+    Ok(Texture::from_linear_bytes(desc, Layout::Tiled, bytes)?)
 }
 
 fn build_view(v: &ViewJson, texture: Texture) -> Result<TextureHeader> {
