@@ -1900,7 +1900,7 @@ fn write_operands(
 ) -> fmt::Result {
     f.write_str(" ")?;
     if let Some(p) = ps {
-        write!(f, "P{p}, ")?;
+        write!(f, "{}, ", pred_name(p))?;
     }
     write!(f, "{}, {}, ", Reg(rd), Reg(ra))?;
     if rb != RZ {
@@ -1914,15 +1914,19 @@ fn write_operands(
     write!(f, "{ts:#x}, {key}, {wmsk:#x};")
 }
 
+/// `P0`..`P6`, or `PT` for 7 (the text [`parse`] reads).
+fn pred_name(p: u8) -> String {
+    if p >= PT {
+        "PT".to_string()
+    } else {
+        format!("P{p}")
+    }
+}
+
 fn write_guard(f: &mut fmt::Formatter<'_>, g: Option<Guard>) -> fmt::Result {
     match g {
         Some(Guard { pred, negate }) => {
-            let p = if pred >= PT {
-                "PT".to_string()
-            } else {
-                format!("P{pred}")
-            };
-            write!(f, "@{}{p} ", if negate { "!" } else { "" })
+            write!(f, "@{}{} ", if negate { "!" } else { "" }, pred_name(pred))
         }
         None => Ok(()),
     }
