@@ -7,11 +7,15 @@
 //! with scalar loads, 19.5 with gathers; trilinear 10.6 -> 12.8.
 //!
 //! Every function here has a safe twin ([`load_u32_scalar`]) that it must
-//! equal, and callers get the safe path whenever a lane could read outside
-//! the slice, so the `unsafe` is confined to reads proven in bounds.
+//! equal. [`load_u32`] checks the bounds of every lane itself before it
+//! gathers, so its safety rests on no caller.
 
-/// Per lane, the little-endian 32-bit word at `bytes[base + offs[l]..][..4]`,
-/// or 0 where that is outside `bytes` (the scalar twin of [`load_u32`]).
+/// Per lane, the little-endian 32-bit word at `bytes[base + offs[l]..][..4]`
+/// (the scalar twin of [`load_u32`]). Bytes past the end of `bytes` read
+/// as 0: a word that starts inside but runs past the end keeps the bytes
+/// that are there in its low bits, so a 1- or 2-byte texel at the very end
+/// of the data reads right; a word that starts outside (or at a negative
+/// offset) is 0.
 #[inline(always)]
 pub(crate) fn load_u32_scalar<const N: usize>(
     bytes: &[u8],
@@ -19,29 +23,30 @@ pub(crate) fn load_u32_scalar<const N: usize>(
     offs: [i32; N],
 ) -> [i32; N] {
     offs.map(|o| {
-        usize::try_from(o)
-            .ok()
-            .and_then(|o| bytes.get(base + o..base + o + 4))
-            .map_or(0, |p| i32::from_le_bytes([p[0], p[1], p[2], p[3]]))
+        let start = usize::try_from(o).ok().and_then(|o| base.checked_add(o));
+        let tail = start.and_then(|s| bytes.get(s..)).unwrap_or(&[]);
+        let mut w = [0u8; 4];
+        let n = tail.len().min(4);
+        w[..n].copy_from_slice(&tail[..n]);
+        i32::from_le_bytes(w)
     })
 }
 
-/// [`load_u32_scalar`], with one hardware gather when every lane's word is
-/// inside `bytes` (AVX-512 for 16 lanes, AVX2 for 8 and 4, when the build
-/// targets them). `lo` and `hi` are the smallest and largest of `offs`.
+/// [`load_u32_scalar`], with one hardware gather when every lane's whole
+/// word is inside `bytes` (AVX-512 for 16 lanes, AVX2 for 8 and 4, when
+/// the build targets them); the scalar twin otherwise.
 #[inline(always)]
-pub(crate) fn load_u32<const N: usize>(
-    bytes: &[u8],
-    base: usize,
-    offs: [i32; N],
-    lo: i32,
-    hi: i32,
-) -> [i32; N] {
+pub(crate) fn load_u32<const N: usize>(bytes: &[u8], base: usize, offs: [i32; N]) -> [i32; N] {
+    let lo = offs.iter().copied().min().unwrap_or(0);
+    let hi = offs.iter().copied().max().unwrap_or(0);
+    // `lo >= 0` makes `hi >= 0`, so the casts below are exact.
     let inside = lo >= 0
         && base
-            .checked_add(hi as usize + 4)
+            .checked_add(hi as usize)
+            .and_then(|e| e.checked_add(4))
             .is_some_and(|end| end <= bytes.len());
     if inside {
+        // `base <= end - 4 - hi <= bytes.len()`: the slice is in range.
         if let Some(v) = gather(&bytes[base..], offs) {
             return v;
         }
@@ -50,8 +55,9 @@ pub(crate) fn load_u32<const N: usize>(
 }
 
 /// The gather proper: `None` where this build has no gather of `N` lanes.
-/// The caller has checked that `offs[l]..offs[l] + 4` lies inside `bytes`
-/// for every lane.
+/// Only [`load_u32`] calls it, after checking that `0 <= offs[l]` and
+/// `offs[l] + 4 <= bytes.len()` for every lane `l` (its `inside`: the
+/// smallest offset is not negative and the largest word ends inside).
 #[inline(always)]
 #[allow(unused_variables)]
 fn gather<const N: usize>(bytes: &[u8], offs: [i32; N]) -> Option<[i32; N]> {
@@ -65,8 +71,9 @@ fn gather<const N: usize>(bytes: &[u8], offs: [i32; N]) -> Option<[i32; N]> {
         // are N = 16 i32s = 64 bytes, so the unaligned 512-bit load and
         // store stay inside them. Every gathered address is
         // `bytes.as_ptr() + offs[l]` with `0 <= offs[l]` and
-        // `offs[l] + 4 <= bytes.len()` (the caller's check), so each
-        // 4-byte read is inside `bytes`; gathers need no alignment.
+        // `offs[l] + 4 <= bytes.len()` (checked by `load_u32`, this
+        // function's one caller, over all lanes), so each 4-byte read is
+        // inside `bytes`; gathers need no alignment.
         unsafe {
             let idx = _mm512_loadu_si512(offs.as_ptr() as *const __m512i);
             let v = _mm512_i32gather_epi32::<1>(idx, bytes.as_ptr() as *const i32);
@@ -83,7 +90,8 @@ fn gather<const N: usize>(bytes: &[u8], offs: [i32; N]) -> Option<[i32; N]> {
         // SAFETY: the build targets AVX2 (cfg above). `offs` and `out` are
         // 8 i32s = 32 bytes, inside for the unaligned 256-bit load and
         // store. Each gathered 4-byte read at `bytes.as_ptr() + offs[l]`
-        // is inside `bytes` by the caller's check; no alignment needed.
+        // is inside `bytes` (`load_u32`'s check over all lanes); no alignment
+        // needed.
         unsafe {
             let idx = _mm256_loadu_si256(offs.as_ptr() as *const __m256i);
             let v = _mm256_i32gather_epi32::<1>(bytes.as_ptr() as *const i32, idx);
@@ -98,7 +106,8 @@ fn gather<const N: usize>(bytes: &[u8], offs: [i32; N]) -> Option<[i32; N]> {
         // SAFETY: the build targets AVX2 (cfg above). `offs` and `out` are
         // 4 i32s = 16 bytes, inside for the unaligned 128-bit load and
         // store. Each gathered 4-byte read at `bytes.as_ptr() + offs[l]`
-        // is inside `bytes` by the caller's check; no alignment needed.
+        // is inside `bytes` (`load_u32`'s check over all lanes); no alignment
+        // needed.
         unsafe {
             let idx = _mm_loadu_si128(offs.as_ptr() as *const __m128i);
             let v = _mm_i32gather_epi32::<1>(bytes.as_ptr() as *const i32, idx);
@@ -131,10 +140,8 @@ mod tests {
                 };
             }
             let base = (s % 3) as usize;
-            let lo = *offs.iter().min().unwrap();
-            let hi = *offs.iter().max().unwrap();
             assert_eq!(
-                load_u32(bytes, base, offs, lo, hi),
+                load_u32(bytes, base, offs),
                 load_u32_scalar(bytes, base, offs),
                 "{offs:?} base {base}"
             );
@@ -152,13 +159,17 @@ mod tests {
         // The last word, exactly.
         let n = bytes.len();
         let w = i32::from_le_bytes(bytes[n - 4..].try_into().unwrap());
+        assert_eq!(load_u32(&bytes, 0, [n as i32 - 4; 16]), [w; 16]);
+        // One byte further: the three bytes that are there, zero-extended
+        // (a 2-byte texel at the end of the data reads right).
+        let w3 = i32::from_le_bytes([bytes[n - 3], bytes[n - 2], bytes[n - 1], 0]);
+        assert_eq!(load_u32(&bytes, 1, [n as i32 - 4; 8]), [w3; 8]);
+        let w2 = i32::from_le_bytes([bytes[n - 2], bytes[n - 1], 0, 0]);
+        assert_eq!(load_u32(&bytes, 0, [n as i32 - 2; 4]), [w2; 4]);
+        // Starting at or past the end, or before the start: 0.
         assert_eq!(
-            load_u32(&bytes, 0, [n as i32 - 4; 16], n as i32 - 4, n as i32 - 4),
-            [w; 16]
-        );
-        assert_eq!(
-            load_u32(&bytes, 1, [n as i32 - 4; 8], n as i32 - 4, n as i32 - 4),
-            [0; 8]
+            load_u32(&bytes, 0, [n as i32, -1, i32::MAX, i32::MIN]),
+            [0; 4]
         );
     }
 }

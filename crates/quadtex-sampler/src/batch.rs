@@ -250,7 +250,7 @@ macro_rules! batch_kernel {
                 match bits {
                     None => f,
                     Some(b) => {
-                        let s = F::splat((1u32 << b) as f32);
+                        let s = F::splat(crate::profile::frac_scale(b));
                         let q = match round {
                             FracRound::Truncate => (f * s).floor(),
                             FracRound::Rne => (f * s).round_ties_even(),
@@ -539,7 +539,7 @@ macro_rules! batch_kernel {
                 let mut lambda = lambda_base + b;
                 lambda = lambda.is_nan().select(F::splat(f32::NEG_INFINITY), lambda);
                 if let Some(bits) = p.lod_frac_bits {
-                    let sc = F::splat((1u32 << bits) as f32);
+                    let sc = F::splat(crate::profile::frac_scale(bits));
                     lambda = lambda.is_finite().select((lambda * sc).floor() / sc, lambda);
                 }
                 let lambda = lambda.min(F::splat(smp.max_lod)).max(F::splat(smp.min_lod));
@@ -547,7 +547,7 @@ macro_rules! batch_kernel {
                     .simd_le(F::ZERO)
                     .select(F::splat(lin(smp.mag_filter)), F::splat(lin(smp.min_filter)))
                     .simd_eq(F::ONE);
-                let q = (view.level_count - 1) as f32;
+                let q = view.level_count.saturating_sub(1) as f32;
                 let dl = clamp(lambda, 0.0, q)
                     .max(F::splat(view.min_lod_clamp))
                     .min(F::splat(q));
@@ -590,10 +590,6 @@ macro_rules! batch_kernel {
                 sel: &Sel,
                 cube: bool,
             ) -> Option<[[f32; N]; 4]> {
-                let (bw, bh) = ctx.format.block_extent();
-                if !bw.is_power_of_two() || !bh.is_power_of_two() {
-                    return None;
-                }
                 let tex = &ctx.view.texture;
                 let max_taps = sel.taps.reduce_max();
                 let n = sel.taps.round_float();
@@ -683,8 +679,12 @@ macro_rules! batch_kernel {
             /// in-block positions (`linear`: `floor(u - 1/2)`, else
             /// `floor(u)`). `None` for coordinates beyond 2^24 texels or
             /// NaN, address modes other than `repeat` on a power-of-two
-            /// extent and `clamp_to_edge`, and seamless cube footprints
-            /// that cross an edge.
+            /// extent and `clamp_to_edge`, seamless cube footprints that
+            /// cross an edge, and block formats whose block is not a power
+            /// of two (ASTC 5x5, 6x6, 10x10, ...: texel indices split into
+            /// block and in-block parts by shifts). Every batched path
+            /// (filter, gather) addresses through here, so they refuse the
+            /// same calls.
             #[inline(always)]
             fn address(
                 ctx: &Ctx<'_>,
@@ -697,6 +697,9 @@ macro_rules! batch_kernel {
             ) -> Option<Footprint> {
                 let smp = ctx.smp;
                 let (bw, bh) = ctx.format.block_extent();
+                if !bw.is_power_of_two() || !bh.is_power_of_two() {
+                    return None;
+                }
                 let bshift = [bw.trailing_zeros(), bh.trailing_zeros()];
                 let size = [sub.extent.width as i32, sub.extent.height as i32];
                 let (tw, th) = (sub.tile_w_log2, sub.tile_h_log2);
@@ -781,13 +784,7 @@ macro_rules! batch_kernel {
                     // Byte offsets fit i32 lanes: one gather.
                     Some((bgra, srgb)) if sub.size <= i32::MAX as usize => {
                         let off: I = blk << 2;
-                        let raw = crate::arch::load_u32(
-                            bytes,
-                            sub.offset,
-                            off.to_array(),
-                            off.reduce_min(),
-                            off.reduce_max(),
-                        );
+                        let raw = crate::arch::load_u32(bytes, sub.offset, off.to_array());
                         decode_rgba8(I::new(raw), bgra, srgb)
                     }
                     // Depth: one 32-bit gather (16-bit texels take their
@@ -795,13 +792,7 @@ macro_rules! batch_kernel {
                     None if sub.size <= i32::MAX as usize && fetch.depth().is_some() => {
                         let bits = fetch.depth().unwrap_or(32);
                         let off: I = if bits == 16 { blk << 1 } else { blk << 2 };
-                        let raw = I::new(crate::arch::load_u32(
-                            bytes,
-                            sub.offset,
-                            off.to_array(),
-                            off.reduce_min(),
-                            off.reduce_max(),
-                        ));
+                        let raw = I::new(crate::arch::load_u32(bytes, sub.offset, off.to_array()));
                         let d = match bits {
                             32 => bytemuck::cast(raw),
                             24 => (raw & I::splat(0xff_ffff)).round_float() / F::splat(16_777_215.0),
@@ -918,7 +909,7 @@ macro_rules! batch_kernel {
                         // are 0..=255: always inside it).
                         let table: &[u8] = bytemuck::cast_slice(quadtex_format::texel::srgb8_table());
                         let idx: I = v << 2;
-                        let words = crate::arch::load_u32(table, 0, idx.to_array(), 0, 255 * 4);
+                        let words = crate::arch::load_u32(table, 0, idx.to_array());
                         bytemuck::cast(I::new(words))
                     } else {
                         unorm(v)

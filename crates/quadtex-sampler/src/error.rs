@@ -11,6 +11,9 @@ pub enum Error {
     /// An impossible sampler, alone or with the view it reads.
     #[error("invalid sampler: {0}")]
     InvalidSampler(String),
+    /// A profile with impossible knobs ([`Profile::validate`](crate::Profile::validate)).
+    #[error("invalid profile: {0}")]
+    InvalidProfile(String),
     /// A pool index or handle out of range where a valid one is required.
     #[error("invalid index: {0}")]
     InvalidIndex(String),

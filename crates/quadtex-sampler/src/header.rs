@@ -471,7 +471,9 @@ pub struct SamplerHeader {
     pub min_lod: f32,
     /// Upper LOD clamp.
     pub max_lod: f32,
-    /// Maximum anisotropy; 1 turns anisotropic filtering off.
+    /// Maximum anisotropy; 1 turns anisotropic filtering off. Values above
+    /// the implementation's limit ([`MAX_ANISOTROPY`](crate::profile::MAX_ANISOTROPY),
+    /// 16) sample as 16, as Vulkan clamps to `maxSamplerAnisotropy`.
     pub max_anisotropy: f32,
     /// Depth compare, or none.
     pub compare: Option<CompareOp>,

@@ -506,7 +506,7 @@ fn quantize(f: F4, ctx: &Ctx<'_>) -> F4 {
     match ctx.profile.weight_frac_bits {
         None => f,
         Some(b) => {
-            let s = F4::splat((1u32 << b) as f32);
+            let s = F4::splat(crate::profile::frac_scale(b));
             let q = match ctx.profile.frac_round {
                 crate::profile::FracRound::Truncate => (f * s).floor(),
                 crate::profile::FracRound::Rne => (f * s).round_ties_even(),

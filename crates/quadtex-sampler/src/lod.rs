@@ -172,15 +172,14 @@ fn lane_result(
 ) -> LodResult {
     let profile = ctx.profile;
     // Lambda' as reference.rs `Ctx::select` forms it before clamping.
-    let bias =
-        (ctx.smp.mip_lod_bias + shader_bias).clamp(-profile.max_lod_bias, profile.max_lod_bias);
+    let bias = profile.clamp_bias(ctx.smp.mip_lod_bias + shader_bias);
     let mut lambda = lambda_base + bias;
     if lambda.is_nan() {
         lambda = f32::NEG_INFINITY;
     }
     if let Some(bits) = profile.lod_frac_bits {
         if lambda.is_finite() {
-            let s = (1u32 << bits) as f32;
+            let s = crate::profile::frac_scale(bits);
             lambda = (lambda * s).floor() / s;
         }
     }

@@ -81,11 +81,19 @@ pub enum AnisoLevels {
     Tsc,
 }
 
+/// The implementation's largest anisotropy (Vulkan's
+/// `maxSamplerAnisotropy`, 16 on every desktop driver; NVIDIA's TSC tops
+/// out at 16 too). A sampler asking for more gets this: it bounds the taps
+/// of an anisotropic footprint, so the work per fragment.
+pub const MAX_ANISOTROPY: f32 = 16.0;
+
 impl AnisoLevels {
-    /// Quantises a sampler's `max_anisotropy`.
+    /// Quantises a sampler's `max_anisotropy`, clamped to
+    /// `1..=`[`MAX_ANISOTROPY`] first (NaN reads as 1).
     pub fn quantize(self, v: f32) -> f32 {
+        let v = v.max(1.0).min(MAX_ANISOTROPY);
         match self {
-            AnisoLevels::Continuous => v.max(1.0),
+            AnisoLevels::Continuous => v,
             AnisoLevels::Tsc => {
                 if v >= 16.0 {
                     16.0
@@ -199,15 +207,53 @@ impl Profile {
         srgb_border_quantized: false,
     };
 
-    /// Applies the offset rule to an offset of a field `bits` wide.
+    /// Checks the knobs a caller may have set by hand: offset fields of
+    /// 1 to [`MAX_OFFSET_BITS`] bits, fraction bits up to
+    /// [`MAX_FRAC_BITS`], a `max_lod_bias` that is not NaN or negative.
+    /// The built-in profiles pass; the sampling paths never panic on a
+    /// profile that does not, but only a valid one is defined.
+    pub fn validate(&self) -> crate::Result<()> {
+        let bad = |what: String| Err(crate::Error::InvalidProfile(what));
+        for (name, b) in [
+            ("gather_offset_bits", self.gather_offset_bits),
+            ("tex_offset_bits", self.tex_offset_bits),
+        ] {
+            if !(1..=MAX_OFFSET_BITS).contains(&b) {
+                return bad(format!("{name} {b} is not in 1..={MAX_OFFSET_BITS}"));
+            }
+        }
+        for (name, b) in [
+            ("lod_frac_bits", self.lod_frac_bits),
+            ("weight_frac_bits", self.weight_frac_bits),
+        ] {
+            if let Some(b) = b.filter(|&b| b > MAX_FRAC_BITS) {
+                return bad(format!("{name} {b} is more than {MAX_FRAC_BITS}"));
+            }
+        }
+        if self.max_lod_bias.is_nan() || self.max_lod_bias < 0.0 {
+            return bad(format!("max_lod_bias {} is not >= 0", self.max_lod_bias));
+        }
+        Ok(())
+    }
+
+    /// Clamps a bias to `[-max_lod_bias, max_lod_bias]` (never panics, for
+    /// any profile).
+    #[inline]
+    pub fn clamp_bias(&self, b: f32) -> f32 {
+        b.max(-self.max_lod_bias).min(self.max_lod_bias)
+    }
+
+    /// Applies the offset rule to an offset of a field `bits` wide (1 to
+    /// 32; others are taken as the nearest).
     pub fn offset(&self, v: i32, bits: u8) -> i32 {
-        let lo = -(1i32 << (bits - 1));
-        let hi = (1i32 << (bits - 1)) - 1;
+        let bits = u32::from(bits.clamp(1, 32));
+        let lo = -(1i64 << (bits - 1));
+        let hi = (1i64 << (bits - 1)) - 1;
         match self.offset_overflow {
-            OffsetOverflow::Clamp => v.clamp(lo, hi),
+            OffsetOverflow::Clamp => i64::from(v).clamp(lo, hi) as i32,
             OffsetOverflow::Wrap => {
-                let s = 32 - bits as u32;
-                (v << s) >> s
+                let s = 32 - bits;
+                v.wrapping_shl(s).wrapping_shr(s)
             }
         }
     }
@@ -218,7 +264,7 @@ impl Profile {
         match bits {
             None => f,
             Some(b) => {
-                let s = (1u32 << b) as f32;
+                let s = frac_scale(b);
                 let q = match self.frac_round {
                     FracRound::Truncate => (f * s).floor(),
                     FracRound::Rne => (f * s).round_ties_even(),
@@ -227,6 +273,21 @@ impl Profile {
             }
         }
     }
+}
+
+/// The widest offset field [`Profile::validate`] accepts.
+pub const MAX_OFFSET_BITS: u8 = 16;
+
+/// The most fraction bits [`Profile::validate`] accepts: an f32 has 23
+/// below its leading bit, so more would change nothing.
+pub const MAX_FRAC_BITS: u8 = 23;
+
+/// `2^bits` as f32: the scale of a fixed-point fraction of `bits` bits
+/// (exact for every `u8`; the same value as `(1 << bits) as f32` where that
+/// does not overflow).
+#[inline(always)]
+pub fn frac_scale(bits: u8) -> f32 {
+    2f32.powi(i32::from(bits))
 }
 
 impl Default for Profile {

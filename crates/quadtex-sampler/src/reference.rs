@@ -548,15 +548,14 @@ impl<'a> Ctx<'a> {
             Some(l) => (l, Aniso::none()),
             None => self.lambda(lc),
         };
-        let bias = (smp.mip_lod_bias + shader_bias)
-            .clamp(-self.profile.max_lod_bias, self.profile.max_lod_bias);
+        let bias = self.profile.clamp_bias(smp.mip_lod_bias + shader_bias);
         let mut lambda = lambda_base + bias;
         if lambda.is_nan() {
             lambda = f32::NEG_INFINITY;
         }
         if let Some(bits) = self.profile.lod_frac_bits {
             if lambda.is_finite() {
-                let s = (1u32 << bits) as f32;
+                let s = crate::profile::frac_scale(bits);
                 lambda = (lambda * s).floor() / s;
             }
         }
@@ -566,7 +565,8 @@ impl<'a> Ctx<'a> {
         } else {
             smp.min_filter
         };
-        let q = (self.view.level_count - 1) as f32;
+        // A view of no levels (refused by `validate`) reads as one of level 0.
+        let q = self.view.level_count.saturating_sub(1) as f32;
         // The view's min LOD (VK_EXT_image_view_min_lod) raises the level,
         // not lambda: it never changes the magnification choice.
         let d = lambda.clamp(0.0, q).max(self.view.min_lod_clamp).min(q);
@@ -588,7 +588,7 @@ impl<'a> Ctx<'a> {
             MipmapMode::Linear => {
                 let hi = d.floor();
                 let delta = self.profile.quantize(d - hi, self.profile.lod_frac_bits);
-                let lo_level = (hi as u32 + 1).min(self.view.level_count - 1);
+                let lo_level = (hi as u32 + 1).min(self.view.level_count.saturating_sub(1));
                 [(hi as u32, 1.0 - delta), (lo_level, delta)]
             }
         };

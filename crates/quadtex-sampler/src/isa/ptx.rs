@@ -584,6 +584,10 @@ fn parse_imm(s: &str) -> Option<u32> {
         Some(b) => (true, b),
         None => (false, s),
     };
+    // One sign at most: Rust's parsers would take a second (`--5`, `-+5`).
+    if body.starts_with(['-', '+']) {
+        return None;
+    }
     if let Some(h) = body.strip_prefix("0f").or_else(|| body.strip_prefix("0F")) {
         if neg || h.len() != 8 {
             return None;
@@ -599,7 +603,7 @@ fn parse_imm(s: &str) -> Option<u32> {
         return Some(if neg { -v } else { v }.to_bits());
     }
     let v: i64 = body.parse().ok()?;
-    let v = if neg { -v } else { v };
+    let v = if neg { v.checked_neg()? } else { v };
     if v < i64::from(i32::MIN) || v > i64::from(u32::MAX) {
         return None;
     }
