@@ -8,7 +8,8 @@ pub enum Error {
     /// The frame asks for a sample count other than 1, 4 or 8.
     #[error("unsupported sample count {0} (1, 4 or 8)")]
     Samples(u32),
-    /// The frame's targets would hold more than [`MAX_TARGET_SAMPLES`]
+    /// The frame's targets would be wider or taller than
+    /// [`MAX_TARGET_EXTENT`], or hold more than [`MAX_TARGET_SAMPLES`]
     /// samples.
     #[error("a {0} x {1} target with {2} samples is too large")]
     TooLarge(u32, u32, u32),
@@ -47,6 +48,12 @@ pub enum Error {
 /// The most samples (width x height x samples) a frame's targets may hold:
 /// 2^28, 4 GiB of colour.
 pub const MAX_TARGET_SAMPLES: u64 = 1 << 28;
+
+/// The largest width or height of a frame's targets (Vulkan's
+/// `maxFramebufferWidth` on desktop drivers). With the guard band it
+/// bounds every snapped vertex coordinate below 2^23 in fixed point, so the
+/// edge-function products stay far inside i64 (`setup.rs`).
+pub const MAX_TARGET_EXTENT: u32 = 16384;
 
 /// `Result` with [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;

@@ -119,7 +119,10 @@ impl Renderer {
     pub fn render_into(&self, frame: &Frame, out: &mut Rendered) -> Result<()> {
         let positions = sample_positions(frame.samples).ok_or(Error::Samples(frame.samples))?;
         let (w, h, s) = (frame.width, frame.height, frame.samples);
-        if w as u64 * h as u64 * s as u64 > crate::error::MAX_TARGET_SAMPLES {
+        if w > crate::error::MAX_TARGET_EXTENT
+            || h > crate::error::MAX_TARGET_EXTENT
+            || w as u64 * h as u64 * s as u64 > crate::error::MAX_TARGET_SAMPLES
+        {
             return Err(Error::TooLarge(w, h, s));
         }
         for d in &frame.draws {

@@ -21,6 +21,17 @@ pub(crate) const SUB: i64 = 1 << SUB_BITS;
 /// Half-width of the guard band, in pixels from the viewport centre.
 const GUARD_PX: f32 = 8192.0;
 
+/// The largest snapped coordinate magnitude a triangle may have, in fixed
+/// point. Targets are at most `MAX_TARGET_EXTENT` = 2^14 pixels a side and
+/// the guard band keeps vertices within `GUARD_PX` of the centre (or the
+/// target itself when that is wider), so in-band coordinates stay below
+/// (2^14 + 2^13) * 2^8 < 2^23. Then the edge terms bound: coordinate
+/// differences below 2^24, their products (the area, `c`) below 2^49, and
+/// an edge value over the target below 2^24 * 2^23 * 2 + 2^49 < 2^50: far
+/// inside i64. A triangle past this bound (impossible within the limits)
+/// is dropped rather than risk overflow.
+const MAX_FIXED: i64 = 1 << 24;
+
 /// A quantity linear in screen space: `v0 + dx * (x - x0) + dy * (y - y0)`
 /// with `(x0, y0)` the triangle's first vertex.
 #[derive(Clone, Copy, Debug, Default)]
@@ -194,6 +205,10 @@ fn setup_tri(
         ))
     };
     let mut p = [to_fixed(v[0])?, to_fixed(v[1])?, to_fixed(v[2])?];
+    let far = |c: i64| c.unsigned_abs() > MAX_FIXED as u64;
+    if p.iter().any(|&(x, y)| far(x) || far(y)) {
+        return None;
+    }
     let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0);
     if area == 0 {
         return None;
