@@ -108,7 +108,9 @@ pub(crate) fn sass(data: &[u8]) -> bool {
     let mut regs = RegFile::new();
     for lane in 0..4 {
         for p in 0..7 {
-            regs.set_pred(lane, p, masks >> (8 + lane * 7 + usize::from(p)) & 1 != 0);
+            // Bits 8.. of the mask word, wrapping after bit 31.
+            let bit = (8 + lane * 7 + usize::from(p)) % 32;
+            regs.set_pred(lane, p, masks >> bit & 1 != 0);
         }
     }
     for r in 0..32 {

@@ -91,7 +91,11 @@ impl AnisoLevels {
     /// Quantises a sampler's `max_anisotropy`, clamped to
     /// `1..=`[`MAX_ANISOTROPY`] first (NaN reads as 1).
     pub fn quantize(self, v: f32) -> f32 {
-        let v = v.max(1.0).min(MAX_ANISOTROPY);
+        let v = if v.is_nan() {
+            1.0
+        } else {
+            v.clamp(1.0, MAX_ANISOTROPY)
+        };
         match self {
             AnisoLevels::Continuous => v,
             AnisoLevels::Tsc => {
