@@ -152,7 +152,13 @@ impl Mesh {
         }
         if m.attribute_count == STD_ATTRS {
             let nm = Mat3::from_mat4(model).inverse().transpose();
-            for (i, a) in m.attributes.chunks_exact_mut(STD_ATTRS).enumerate() {
+            for (i, a) in m
+                .attributes
+                .as_chunks_mut::<STD_ATTRS>()
+                .0
+                .iter_mut()
+                .enumerate()
+            {
                 let n = (nm * Vec3::new(a[2], a[3], a[4])).normalize_or_zero();
                 a[2..5].copy_from_slice(&n.to_array());
                 if let Some(p) = m.positions.get(i) {

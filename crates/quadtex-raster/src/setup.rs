@@ -101,7 +101,7 @@ pub(crate) fn setup_draw(
         |p: &[f32; 5], v: &[f32]| p[0] * v[0] + p[1] * v[1] + p[2] * v[2] + p[3] * v[3] + p[4];
     let mut poly: Vec<f32> = Vec::new();
     let mut next: Vec<f32> = Vec::new();
-    'tri: for t in mesh.indices.chunks_exact(3) {
+    'tri: for t in mesh.indices.as_chunks::<3>().0 {
         poly.clear();
         for &i in t {
             let Some(p) = mesh.positions.get(i as usize) else {

@@ -138,7 +138,7 @@ fn assert_ccw_and_unit(m: &Mesh) {
     for n in &m.normals {
         assert!((n.length() - 1.0).abs() < 1e-5, "normal {n} is not unit");
     }
-    for t in m.indices.chunks_exact(3) {
+    for t in m.indices.as_chunks::<3>().0 {
         let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
         let g = (m.positions[b] - m.positions[a]).cross(m.positions[c] - m.positions[a]);
         assert!(g.length() > 0.0, "degenerate triangle {t:?}");

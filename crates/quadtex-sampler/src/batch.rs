@@ -1148,8 +1148,8 @@ mod tests {
             s ^= s << 5;
             xs.push(f32::from_bits(s));
         }
-        for chunk in xs.chunks_exact(16) {
-            let v: [f32; 16] = chunk.try_into().unwrap();
+        for chunk in xs.as_chunks::<16>().0 {
+            let v: [f32; 16] = *chunk;
             let w16 = w16::log2(crate::simd::F16::new(v)).to_array();
             let w8 = w8::log2(crate::simd::F8::new(v[..8].try_into().unwrap())).to_array();
             let w4 = w4::log2(crate::simd::F4::new(v[..4].try_into().unwrap())).to_array();

@@ -190,7 +190,7 @@ impl Mesh {
     /// and every normal negated.
     pub fn turned_inside_out(&self) -> Mesh {
         let mut m = self.clone();
-        for t in m.indices.chunks_exact_mut(3) {
+        for t in m.indices.as_chunks_mut::<3>().0 {
             t.swap(1, 2);
         }
         for n in &mut m.normals {
@@ -272,7 +272,7 @@ impl Mesh {
             return;
         }
         let mut acc = vec![Vec3::ZERO; self.positions.len()];
-        for t in self.indices.chunks_exact(3) {
+        for t in self.indices.as_chunks::<3>().0 {
             let [a, b, c] = [t[0], t[1], t[2]].map(|i| i as usize);
             let n = (self.positions[b] - self.positions[a])
                 .cross(self.positions[c] - self.positions[a]);
