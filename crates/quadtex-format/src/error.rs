@@ -26,6 +26,10 @@ pub enum Error {
         /// Bytes given.
         actual: u64,
     },
+    /// The memory for a texture (or a file's decoded texels) could not be
+    /// allocated: an error rather than an abort.
+    #[error("cannot allocate {0} bytes of texture memory")]
+    OutOfMemory(u64),
     /// A subresource or texel index outside the texture.
     #[error("out of range: {0}")]
     OutOfRange(String),

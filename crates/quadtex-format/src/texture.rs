@@ -54,11 +54,14 @@ struct AlignedBytes {
 }
 
 impl AlignedBytes {
-    fn zeroed(len: usize) -> AlignedBytes {
-        AlignedBytes {
-            lines: vec![Line([0; 64]); len.div_ceil(64)],
-            len,
-        }
+    /// `len` zero bytes; an allocation the system refuses is an error.
+    fn zeroed(len: usize) -> Result<AlignedBytes> {
+        let mut lines = Vec::new();
+        lines
+            .try_reserve_exact(len.div_ceil(64))
+            .map_err(|_| Error::OutOfMemory(len as u64))?;
+        lines.resize(len.div_ceil(64), Line([0; 64]));
+        Ok(AlignedBytes { lines, len })
     }
     fn as_slice(&self) -> &[u8] {
         &bytemuck::cast_slice::<Line, u8>(&self.lines)[..self.len]
@@ -282,7 +285,7 @@ impl Texture {
         Ok(Texture {
             desc,
             layout,
-            data: AlignedBytes::zeroed(offset),
+            data: AlignedBytes::zeroed(offset)?,
             subs,
             residency: None,
         })
@@ -473,6 +476,14 @@ impl Texture {
             z,
         } = at;
         let f = self.desc.format;
+        if f.is_compressed() {
+            // A block texel is not addressable alone (and block offsets
+            // count blocks, not texels).
+            return Err(Error::Unsupported {
+                format: f,
+                what: "writing one texel of a block-compressed format",
+            });
+        }
         let s = *self.subresource(level, layer, sample).ok_or_else(|| {
             Error::OutOfRange(format!(
                 "subresource level {level} layer {layer} sample {sample}"

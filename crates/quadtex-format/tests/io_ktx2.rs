@@ -444,3 +444,92 @@ fn dump_files_for_the_independent_check() {
         }
     }
 }
+
+/// A Zstandard frame of `n` zero bytes made of RLE blocks, 4 bytes per
+/// 128 KiB: 2 GiB in 64 KiB, the decompression bomb a fuzzer found (as a
+/// 33 KB file).
+fn zstd_zeros(n: u64) -> Vec<u8> {
+    // Magic, then a frame header with no content size and a 128 KiB window.
+    let mut z = vec![0x28, 0xb5, 0x2f, 0xfd, 0x00, (17 - 10) << 3];
+    let mut left = n;
+    while left > 0 {
+        let size = left.min(1 << 17);
+        left -= size;
+        // Block header: last flag, type 1 (RLE), size; then the byte.
+        let h = u32::from(left == 0) | (1 << 1) | ((size as u32) << 3);
+        z.extend_from_slice(&h.to_le_bytes()[..3]);
+        z.push(0);
+    }
+    z
+}
+
+/// An 8x8 RGBA8 file of one level.
+fn one_level_file() -> Vec<u8> {
+    write_ktx2(&texture(
+        TextureDesc::d2(F::Rgba8Unorm, 8, 8).with_levels(1),
+        Layout::Linear,
+    ))
+    .unwrap()
+}
+
+/// `file` (one level) with that level replaced by `level`, stored as a
+/// Zstandard-supercompressed level of `uncompressed` bytes.
+fn with_zstd_level(file: &[u8], level: &[u8], uncompressed: u64) -> Vec<u8> {
+    let (offset, _, _) = level_entry(file, 0);
+    let mut out = file[..offset as usize].to_vec();
+    out[44..48].copy_from_slice(&2u32.to_le_bytes());
+    out[88..96].copy_from_slice(&(level.len() as u64).to_le_bytes());
+    out[96..104].copy_from_slice(&uncompressed.to_le_bytes());
+    out.extend_from_slice(level);
+    out
+}
+
+#[test]
+fn zstd_bombs_are_refused_before_decompressing() {
+    // The RLE frame is good Zstandard: 8x8 RGBA8 of zeros loads.
+    let f = with_zstd_level(&one_level_file(), &zstd_zeros(256), 256);
+    let t = read_ktx2(&f).unwrap();
+    assert!(t.to_linear_bytes().iter().all(|&b| b == 0));
+    // 32768 x 16384 RGBA8: 2 GiB of zeros in 64 KiB. Refused by the
+    // loader's limit before a byte is decompressed (it used to decode all
+    // of it: a 2 GiB allocation).
+    let n = 32768u64 * 16384 * 4;
+    let mut f = with_zstd_level(&one_level_file(), &zstd_zeros(n), n);
+    f[20..24].copy_from_slice(&32768u32.to_le_bytes());
+    f[24..28].copy_from_slice(&16384u32.to_le_bytes());
+    assert!(f.len() < 70_000);
+    let r = container_error(&f);
+    assert!(
+        r.contains("more than the loaders' limit of 1073741824"),
+        "{r}"
+    );
+    // A stream that decodes past what the level should hold is an error
+    // after at most one byte more than the level.
+    let f = with_zstd_level(&one_level_file(), &zstd_zeros(1 << 20), 256);
+    let r = container_error(&f);
+    assert!(
+        r.contains("decompresses to 257+ bytes, expected 256"),
+        "{r}"
+    );
+}
+
+#[test]
+fn a_dfd_total_size_that_disagrees_with_its_blocks_is_invalid() {
+    let f = small_file();
+    let (offset, length) = (u32_at(&f, 48) as usize, u32_at(&f, 52) as usize);
+    assert_eq!(u32_at(&f, offset) as usize, length, "our own files agree");
+    // dfdTotalSize off by 4 from dfdByteLength.
+    let mut g = f.clone();
+    g[offset..offset + 4].copy_from_slice(&(length as u32 + 4).to_le_bytes());
+    let r = container_error(&g);
+    assert!(
+        r.contains("dfdTotalSize") && r.contains("dfdByteLength"),
+        "{r}"
+    );
+    // Both lengths agree but the block inside claims more than they hold.
+    let mut g = f.clone();
+    let block_size = u16::from_le_bytes([g[offset + 4 + 6], g[offset + 4 + 7]]);
+    g[offset + 4 + 6..offset + 4 + 8].copy_from_slice(&(block_size + 8).to_le_bytes());
+    let r = container_error(&g);
+    assert!(r.contains("DFD block"), "{r}");
+}

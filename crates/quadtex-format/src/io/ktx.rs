@@ -175,6 +175,7 @@ pub fn format_from_vk(vk: u32) -> Option<TextureFormat> {
 /// sizes of [`TextureDesc::validate`]). Level sizes are checked against the
 /// header before any texel storage is allocated.
 pub fn read_ktx2(bytes: &[u8]) -> Result<Texture> {
+    check_dfd_total_size(bytes)?;
     check_dfd_block_dimensions(bytes)?;
     let reader = ktx2::Reader::new(bytes).map_err(|e| err(e.to_string()))?;
     let header = reader.header();
@@ -212,6 +213,9 @@ pub fn read_ktx2(bytes: &[u8]) -> Result<Texture> {
     let desc = desc_from_header(&header, format)?;
     desc.validate()
         .map_err(|e| err(format!("the header describes no valid texture: {e}")))?;
+    if zstd {
+        super::check_load_size("KTX2", &desc)?;
+    }
 
     // Every level's size is checked before texel storage is allocated, so
     // a header that lies about its extent cannot make us allocate more than
@@ -242,6 +246,9 @@ pub fn read_ktx2(bytes: &[u8]) -> Result<Texture> {
     }
 
     let mut data = Vec::new();
+    let total: usize = sizes.iter().sum();
+    data.try_reserve_exact(total)
+        .map_err(|_| crate::Error::OutOfMemory(total as u64))?;
     for (l, (level, &size)) in levels.iter().zip(&sizes).enumerate() {
         if zstd {
             let start = data.len();
@@ -298,6 +305,50 @@ fn check_dfd_block_dimensions(bytes: &[u8]) -> Result<()> {
             ));
         }
         dfd = &dfd[size..];
+    }
+    Ok(())
+}
+
+/// The DFD's lengths must agree (KTX2 spec, "Data Format Descriptor"): its
+/// first word, `dfdTotalSize`, equals the index's `dfdByteLength` and
+/// 4 plus the sum of its blocks' `descriptorBlockSize`s.
+fn check_dfd_total_size(bytes: &[u8]) -> Result<()> {
+    let word = |at: usize| -> Option<u32> {
+        Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+    };
+    let (Some(offset), Some(length)) = (word(48), word(52)) else {
+        return Ok(()); // a short header: `ktx2` reports it
+    };
+    let (offset, length) = (offset as usize, length as usize);
+    let Some(dfd) = bytes.get(offset..offset.saturating_add(length)) else {
+        return Ok(()); // outside the file: `ktx2` reports it
+    };
+    let Some(total) = dfd
+        .get(..4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    else {
+        return Err(err("the DFD is shorter than its dfdTotalSize word"));
+    };
+    if total as usize != length {
+        return Err(err(format!(
+            "dfdTotalSize {total} disagrees with dfdByteLength {length}"
+        )));
+    }
+    let mut blocks = &dfd[4..];
+    while !blocks.is_empty() {
+        let Some(size) = blocks
+            .get(6..8)
+            .map(|s| u16::from_le_bytes([s[0], s[1]]) as usize)
+        else {
+            return Err(err("a DFD block header runs past dfdTotalSize"));
+        };
+        if size < 8 || size > blocks.len() {
+            return Err(err(format!(
+                "a DFD block of {size} bytes does not fit the {} bytes dfdTotalSize leaves",
+                blocks.len()
+            )));
+        }
+        blocks = &blocks[size..];
     }
     Ok(())
 }

@@ -25,6 +25,31 @@ mod picture;
 mod png;
 
 pub use dds::read_dds;
+
+/// The most texel bytes [`read_ktx2`] decodes from one file: 1 GiB. With
+/// Zstandard supercompression a small file can describe far more (a stream
+/// of zeros compresses 2 GiB into 33 KB), so the declared size is checked
+/// against this before anything is allocated or decompressed. (DDS files
+/// and uncompressed KTX2 files must hold every byte they describe, which
+/// is checked against the file's length; the `image` crate applies its own
+/// allocation limits.) [`Texture::new`] alone allows up to
+/// [`crate::desc::MAX_BYTES`].
+pub const MAX_LOAD_BYTES: u64 = 1 << 30;
+
+/// Refuses a description whose texels exceed [`MAX_LOAD_BYTES`].
+fn check_load_size(container: &'static str, desc: &crate::TextureDesc) -> Result<()> {
+    match desc.total_bytes() {
+        Some(n) if n <= MAX_LOAD_BYTES => Ok(()),
+        n => Err(Error::container(
+            container,
+            format!(
+                "the header describes {} bytes of texels, more than the loaders' limit of \
+                 {MAX_LOAD_BYTES}",
+                n.map_or("too many".to_string(), |n| n.to_string())
+            ),
+        )),
+    }
+}
 pub use ktx::{format_from_vk, read_ktx2, save_ktx2, vk_format, write_ktx2};
 pub use picture::load_image;
 pub use png::{encode_png, save_png, save_png_slice};

@@ -177,8 +177,11 @@ fn to_8bit(format: TextureFormat, c: usize, t: Texel) -> u8 {
         (Texel::Float(v), ChannelKind::Snorm) => unit((v[c] as f64 + 1.0) * 0.5),
         (Texel::Float(v), ChannelKind::Float) if c < 3 => {
             let x = v[c] as f64;
+            // x / (1 + x) is NaN at +Inf, whose limit is white.
             let x = if x.is_nan() || x <= 0.0 {
                 0.0
+            } else if x == f64::INFINITY {
+                1.0
             } else {
                 x / (1.0 + x)
             };
@@ -247,6 +250,18 @@ mod tests {
         let t = tex(F::Rgba32Float, 1, 1, &px);
         let img = decode(&encode_png(&t, 0, 0, 0).unwrap());
         assert_eq!(img.as_rgba8().unwrap().as_raw(), &[188, 225, 0, 255]);
+    }
+
+    #[test]
+    fn infinite_float_texels_are_white_and_nan_black() {
+        // +Inf is the tone map's limit, 1.0 (white); -Inf and NaN are 0.
+        let px: Vec<u8> = [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1.0]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let t = tex(F::Rgba32Float, 1, 1, &px);
+        let img = decode(&encode_png(&t, 0, 0, 0).unwrap());
+        assert_eq!(img.as_rgba8().unwrap().as_raw(), &[255, 0, 0, 255]);
     }
 
     #[test]
