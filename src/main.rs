@@ -94,9 +94,25 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
+            // clap's first paragraph, on one line: for a missing argument
+            // the first line only says that one is missing, the lines
+            // after it name it.
             let msg = e.to_string();
-            let line = msg.lines().next().unwrap_or("bad arguments");
-            eprintln!("quadtex: {}", line.trim_start_matches("error: "));
+            let first: Vec<&str> = msg
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            let line = first.join(" ");
+            let line = line.trim_start_matches("error: ");
+            eprintln!(
+                "quadtex: {}",
+                if line.is_empty() {
+                    "bad arguments"
+                } else {
+                    line
+                }
+            );
             return ExitCode::from(2);
         }
     };

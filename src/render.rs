@@ -26,7 +26,7 @@ pub(crate) struct RenderArgs {
     /// Height in pixels (default: the scene's [output] height).
     #[arg(long)]
     height: Option<u32>,
-    /// Worker threads (0: one per core).
+    /// Worker threads (0: one per core; at most 256).
     #[arg(long, default_value_t = 0)]
     threads: usize,
     /// Samples per pixel: 1, 4 or 8 (default: the scene's [output] msaa).
@@ -115,6 +115,13 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), Failure> {
     })?;
     if args.frames == Some(0) {
         return Err(bad_input("--frames: at least 1 frame"));
+    }
+    if args.threads > quadtex::raster::MAX_THREADS {
+        return Err(bad_input(format!(
+            "--threads: {} is more than the {} allowed",
+            args.threads,
+            quadtex::raster::MAX_THREADS
+        )));
     }
     let scene = Scene::load(&args.scene).map_err(|e| failure(e.into()))?;
     let renderer = Renderer::new(args.threads)

@@ -207,6 +207,22 @@ fn render_bad_input_exits_2_with_one_line() {
         vec!["render", "scenes/msaa.toml", "-o", out_png, "--frames", "0"],
         vec!["render", "scenes/msaa.toml", "-o", out_png, "--bogus"],
         vec!["render", "scenes/msaa.toml"],
+        vec![
+            "render",
+            "scenes/msaa.toml",
+            "-o",
+            out_png,
+            "--threads",
+            "257",
+        ],
+        vec![
+            "render",
+            "scenes/msaa.toml",
+            "-o",
+            out_png,
+            "--threads",
+            "100000",
+        ],
     ] {
         let out = quadtex(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
@@ -216,6 +232,26 @@ fn render_bad_input_exits_2_with_one_line() {
     }
     let unknown = quadtex(&["render", scene.to_str().unwrap(), "-o", out_png]);
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("colour"));
+    // A missing argument is named (clap's first line alone does not).
+    let missing = quadtex(&["render", "scenes/msaa.toml"]);
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(err.contains("--output"), "{err}");
+    let missing = quadtex(&["render"]);
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(err.contains("<SCENE"), "{err}");
+    let many = quadtex(&[
+        "render",
+        "scenes/msaa.toml",
+        "-o",
+        out_png,
+        "--threads",
+        "1000",
+    ]);
+    let err = String::from_utf8_lossy(&many.stderr);
+    assert!(
+        err.contains("--threads: 1000 is more than the 256 allowed"),
+        "{err}"
+    );
     assert!(!dir.join("x.png").exists());
     let _ = std::fs::remove_dir_all(dir);
 }

@@ -5,6 +5,9 @@
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
+    /// The memory for a target could not be allocated.
+    #[error("cannot allocate {0} bytes for the render targets")]
+    OutOfMemory(u64),
     /// The frame asks for a sample count other than 1, 4 or 8.
     #[error("unsupported sample count {0} (1, 4 or 8)")]
     Samples(u32),

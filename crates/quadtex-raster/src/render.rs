@@ -27,6 +27,23 @@ pub const TILE: u32 = 64;
 /// The most samples per pixel.
 const MAX_SAMPLES: usize = 8;
 
+/// The most worker threads a [`Renderer`] takes: tiles are 64x64 pixels, so
+/// even a 16384-pixel-wide frame has no more rows of work than this, and
+/// each thread costs a stack and a share of the scheduler (a thousand
+/// threads made frames 4x slower, a hundred thousand never finished).
+pub const MAX_THREADS: usize = 256;
+
+/// Resizes a target's buffer to `n` values, the new ones `fill`; memory the
+/// system refuses is an error, not an abort.
+fn grow<T: Clone>(v: &mut Vec<T>, n: usize, fill: T) -> Result<()> {
+    if let Some(more) = n.checked_sub(v.len()).filter(|&m| m > 0) {
+        v.try_reserve_exact(more)
+            .map_err(|_| Error::OutOfMemory((n * std::mem::size_of::<T>()) as u64))?;
+    }
+    v.resize(n, fill);
+    Ok(())
+}
+
 /// What [`Renderer::render`] returns.
 #[derive(Clone, Debug)]
 pub struct Rendered {
@@ -66,8 +83,14 @@ struct TileBuf {
 
 impl Renderer {
     /// A renderer on `threads` worker threads (0 means rayon's default:
-    /// one per core), sampling with the Vulkan profile.
+    /// one per core), sampling with the Vulkan profile. More than
+    /// [`MAX_THREADS`] is an error.
     pub fn new(threads: usize) -> Result<Renderer> {
+        if threads > MAX_THREADS {
+            return Err(Error::ThreadPool(format!(
+                "{threads} threads asked for, at most {MAX_THREADS}"
+            )));
+        }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
@@ -139,15 +162,17 @@ impl Renderer {
         color.width = cw;
         color.height = ch;
         color.samples = s;
-        color
-            .data
-            .resize(cw as usize * ch as usize * s as usize, frame.clear_color);
+        grow(
+            &mut color.data,
+            cw as usize * ch as usize * s as usize,
+            frame.clear_color,
+        )?;
         let depth = &mut out.depth;
         depth.width = w;
         depth.height = h;
         depth.samples = s;
         depth.format = frame.depth_format;
-        depth.data.resize(n, clear_depth);
+        grow(&mut depth.data, n, clear_depth)?;
         let mut stats = Stats::default();
         if w == 0 || h == 0 {
             out.stats = stats;

@@ -755,3 +755,22 @@ mips = false
     assert!(matches!(&data.source, TextureSource::File(p) if p.ends_with("img/c.png")));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_textures_of_a_scene_are_capped_together() {
+    // Each 4096 x 4096 checker is within the per-texture limits; twenty of
+    // them (a few hundred bytes of TOML) would take gigabytes.
+    let mut text = String::new();
+    for i in 0..20 {
+        text.push_str(&format!(
+            "[textures.t{i:02}]\nchecker = {{ squares = 2 }}\nwidth = 4096\nheight = 4096\n"
+        ));
+    }
+    assert!(text.len() < 1500);
+    let e = parse(&text).expect_err("over the scene total").to_string();
+    assert!(
+        e.contains("more than the 1073741824 allowed") && e.contains("textures.t"),
+        "{e}"
+    );
+    assert_eq!(quadtex_raster::scene::MAX_SCENE_TEXTURE_BYTES, 1 << 30);
+}

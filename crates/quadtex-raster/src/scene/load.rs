@@ -34,6 +34,11 @@ const MAX_PROCEDURAL_EXTENT: u32 = 4096;
 /// The most texels (all layers and slices of level 0) a procedural texture
 /// may have: keeps a typo from allocating gigabytes.
 const MAX_PROCEDURAL_TEXELS: u64 = 1 << 24;
+/// The most texture memory a scene's textures may take together (each
+/// texture has its own limits too): 1 GiB. Checked as each texture is
+/// loaded or generated, so a short scene file cannot make `quadtex render`
+/// allocate more than this plus one texture.
+pub const MAX_SCENE_TEXTURE_BYTES: u64 = 1 << 30;
 /// The largest output extent.
 const MAX_OUTPUT_EXTENT: u32 = 16384;
 /// The largest shadow map.
@@ -51,8 +56,21 @@ pub(crate) fn from_str(text: &str, base: &Path, path: &Path) -> Result<Scene> {
         None => Vec3::splat(0.1),
     };
     let mut textures = BTreeMap::new();
+    let mut texture_bytes = 0u64;
     for (name, t) in &file.textures {
-        textures.insert(name.clone(), texture(t, &format!("textures.{name}"), base)?);
+        let key = format!("textures.{name}");
+        let st = texture(t, &key, base)?;
+        texture_bytes += st.header.texture.bytes().len() as u64;
+        if texture_bytes > MAX_SCENE_TEXTURE_BYTES {
+            return Err(invalid(
+                key,
+                format!(
+                    "the scene's textures take {texture_bytes} bytes with this one, more than \
+                     the {MAX_SCENE_TEXTURE_BYTES} allowed"
+                ),
+            ));
+        }
+        textures.insert(name.clone(), st);
     }
     let mut samplers = BTreeMap::new();
     for (name, s) in &file.samplers {

@@ -30,6 +30,7 @@
 mod error;
 mod file;
 mod load;
+pub use load::MAX_SCENE_TEXTURE_BYTES;
 mod mesh;
 mod procedural;
 mod render;
