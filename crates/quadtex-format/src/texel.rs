@@ -502,7 +502,7 @@ pub fn decode_f32_row(
                     } else {
                         (2, 0)
                     };
-                    for (t, p) in out.iter_mut().zip(src.chunks_exact(4)) {
+                    for (t, p) in out.iter_mut().zip(src.as_chunks::<4>().0) {
                         *t = [
                             colour[p[r] as usize],
                             colour[p[1] as usize],

@@ -62,8 +62,10 @@ fn openexr_loads_as_rgba32_float_bit_exactly() {
     assert_eq!(t.format(), F::Rgba32Float);
     let got: Vec<f32> = t
         .to_linear_bytes()
-        .chunks_exact(4)
-        .map(|b| f32::from_le_bytes(b.try_into().unwrap()))
+        .as_chunks::<4>()
+        .0
+        .iter()
+        .map(|&b| f32::from_le_bytes(b))
         .collect();
     assert_eq!(got, px);
 }

@@ -367,19 +367,19 @@ fn desc_from_header(h: &ktx2::Header, format: TextureFormat) -> Result<TextureDe
 /// Our `D24_UNORM_S8_UINT` words (depth 23:0, stencil 31:24) to KTX2's
 /// (stencil 7:0, depth 31:8).
 fn d24s8_to_ktx(data: &mut [u8]) {
-    for t in data.chunks_exact_mut(4) {
-        let w = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+    for t in data.as_chunks_mut::<4>().0 {
+        let w = u32::from_le_bytes(*t);
         let k = ((w & 0x00ff_ffff) << 8) | (w >> 24);
-        t.copy_from_slice(&k.to_le_bytes());
+        *t = k.to_le_bytes();
     }
 }
 
 /// KTX2's `D24_UNORM_S8_UINT` words to ours (see [`d24s8_to_ktx`]).
 fn d24s8_from_ktx(data: &mut [u8]) {
-    for t in data.chunks_exact_mut(4) {
-        let k = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+    for t in data.as_chunks_mut::<4>().0 {
+        let k = u32::from_le_bytes(*t);
         let w = (k >> 8) | ((k & 0xff) << 24);
-        t.copy_from_slice(&w.to_le_bytes());
+        *t = w.to_le_bytes();
     }
 }
 

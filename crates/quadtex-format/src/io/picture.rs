@@ -94,16 +94,20 @@ fn from_dynamic(img: DynamicImage, cs: ColorSpace) -> Result<Texture> {
         DynamicImage::ImageLumaA8(b) => {
             let px = b
                 .into_raw()
-                .chunks_exact(2)
-                .flat_map(|p| [p[0], p[0], p[0], p[1]])
+                .as_chunks::<2>()
+                .0
+                .iter()
+                .flat_map(|&[l, a]| [l, l, l, a])
                 .collect();
             (srgb_or(cs, F::Rgba8Srgb, F::Rgba8Unorm), px)
         }
         DynamicImage::ImageRgb8(b) => {
             let px = b
                 .into_raw()
-                .chunks_exact(3)
-                .flat_map(|p| [p[0], p[1], p[2], 0xff])
+                .as_chunks::<3>()
+                .0
+                .iter()
+                .flat_map(|&[r, g, b]| [r, g, b, 0xff])
                 .collect();
             (srgb_or(cs, F::Rgba8Srgb, F::Rgba8Unorm), px)
         }
@@ -111,14 +115,20 @@ fn from_dynamic(img: DynamicImage, cs: ColorSpace) -> Result<Texture> {
         DynamicImage::ImageLuma16(b) => (F::R16Unorm, u16_bytes(b.into_raw())),
         DynamicImage::ImageLumaA16(b) => {
             let raw = b.into_raw();
-            let px = raw.chunks_exact(2).flat_map(|p| [p[0], p[0], p[0], p[1]]);
+            let px = raw
+                .as_chunks::<2>()
+                .0
+                .iter()
+                .flat_map(|&[l, a]| [l, l, l, a]);
             (F::Rgba16Unorm, u16_bytes(px))
         }
         DynamicImage::ImageRgb16(b) => {
             let raw = b.into_raw();
             let px = raw
-                .chunks_exact(3)
-                .flat_map(|p| [p[0], p[1], p[2], u16::MAX]);
+                .as_chunks::<3>()
+                .0
+                .iter()
+                .flat_map(|&[r, g, b]| [r, g, b, u16::MAX]);
             (F::Rgba16Unorm, u16_bytes(px))
         }
         DynamicImage::ImageRgba16(b) => (F::Rgba16Unorm, u16_bytes(b.into_raw())),
