@@ -463,6 +463,12 @@ impl Texture {
     }
 
     /// Writes texel `(x, y, z)` of an uncompressed format through `aspect`.
+    ///
+    /// Errors: [`Error::OutOfRange`] for a subresource or texel outside the
+    /// texture, [`Error::Unsupported`] for block-compressed formats (whose
+    /// texels cannot be written one at a time: replace whole blocks with
+    /// [`Texture::write_subresource_bytes`]), and the errors of
+    /// [`texel::encode`] for a value or aspect the format cannot take.
     pub fn write_texel(&mut self, at: TexelAddr, aspect: Aspect, value: Texel) -> Result<()> {
         let TexelAddr {
             level,
@@ -484,13 +490,24 @@ impl Texture {
                 s.extent.width, s.extent.height, s.extent.depth
             )));
         }
+        if f.is_compressed() {
+            return Err(Error::Unsupported {
+                format: f,
+                what: "texels of block-compressed formats cannot be written one at a time; \
+                       write whole blocks (write_subresource_bytes)",
+            });
+        }
+        // Uncompressed: one texel per block, so texel and block coordinates
+        // agree. The range is still taken with `get_mut`, so that a wrong
+        // offset is an error rather than a panic.
         let o = s.block_offset(x, y, z);
-        texel::encode(
-            f,
-            aspect,
-            value,
-            &mut self.data.as_mut_slice()[o..o + s.block_bytes as usize],
-        )
+        let n = s.block_bytes as usize;
+        let dst = self
+            .data
+            .as_mut_slice()
+            .get_mut(o..o + n)
+            .ok_or_else(|| Error::OutOfRange(format!("texel ({x}, {y}, {z}) at byte {o}")))?;
+        texel::encode(f, aspect, value, dst)
     }
 
     /// One subresource's blocks, tightly packed (z, y, x).
@@ -673,5 +690,50 @@ mod tests {
             )
             .is_err());
         let _ = TextureKind::Cube;
+    }
+
+    #[test]
+    fn write_texel_on_a_block_compressed_texture_is_an_error_never_a_panic() {
+        // 16x16 BC1: (15, 15) used to address block (15, 15) of a 4x4-block
+        // level, past the end of the storage, and panic; (1, 1) reached
+        // the encoder and was refused. Both are the same error now.
+        let mut t = Texture::new(TextureDesc::d2(F::Bc1RgbUnorm, 16, 16), Layout::Linear).unwrap();
+        let red = Texel::Float([1.0, 0.0, 0.0, 1.0]);
+        for (x, y) in [(15, 15), (1, 1), (0, 0)] {
+            assert!(
+                matches!(
+                    t.write_texel(TexelAddr::at(x, y), Aspect::Color, red),
+                    Err(Error::Unsupported {
+                        format: F::Bc1RgbUnorm,
+                        ..
+                    })
+                ),
+                "({x}, {y})"
+            );
+        }
+        // Outside the level and outside the chain: range errors first.
+        assert!(matches!(
+            t.write_texel(TexelAddr::at(16, 0), Aspect::Color, red),
+            Err(Error::OutOfRange(_))
+        ));
+        assert!(matches!(
+            t.write_texel(TexelAddr::new(5, 0, 0, 0, 0, 0), Aspect::Color, red),
+            Err(Error::OutOfRange(_))
+        ));
+        assert!(t.bytes().iter().all(|&b| b == 0), "nothing was written");
+
+        // The same corner of an uncompressed 16x16 texture, linear and
+        // tiled, and of its last mip level, is written and reads back.
+        for layout in [Layout::Linear, Layout::Tiled] {
+            let mut t = Texture::new(TextureDesc::d2(F::Rgba8Unorm, 16, 16), layout).unwrap();
+            t.write_texel(TexelAddr::at(15, 15), Aspect::Color, red)
+                .unwrap();
+            t.write_texel(TexelAddr::new(4, 0, 0, 0, 0, 0), Aspect::Color, red)
+                .unwrap();
+            let linear = t.to_linear_bytes();
+            assert_eq!(linear[(15 * 16 + 15) * 4..][..4], [255, 0, 0, 255]);
+            assert_eq!(linear[linear.len() - 4..], [255, 0, 0, 255]);
+            assert_eq!(linear.iter().filter(|&&b| b != 0).count(), 4);
+        }
     }
 }
