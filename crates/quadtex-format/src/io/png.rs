@@ -9,8 +9,8 @@
 //!   transfer function: a UNORM texture's codes are written as they are.
 //! - SNORM: `(v + 1) / 2 x 255`, so 0 is mid-grey, as normal maps are shown.
 //! - Float (16/32-bit, the small unsigned floats, BC6H): colour tone-mapped
-//!   with Reinhard `x / (1 + x)` (negatives and NaN to 0), then sRGB-encoded;
-//!   alpha clamped to [0, 1].
+//!   with Reinhard `x / (1 + x)` (its limit 1, white, for +Inf; negatives,
+//!   -Inf and NaN to 0), then sRGB-encoded; alpha clamped to [0, 1].
 //! - UINT/SINT: the component's full range (from its bit width) stretched
 //!   over 0..255, so `R8_UINT` writes its codes and a 10-bit field's 1023 is
 //!   255.
@@ -177,8 +177,11 @@ fn to_8bit(format: TextureFormat, c: usize, t: Texel) -> u8 {
         (Texel::Float(v), ChannelKind::Snorm) => unit((v[c] as f64 + 1.0) * 0.5),
         (Texel::Float(v), ChannelKind::Float) if c < 3 => {
             let x = v[c] as f64;
+            // `x / (1 + x)` is Inf / Inf = NaN at +Inf; its limit there is 1.
             let x = if x.is_nan() || x <= 0.0 {
                 0.0
+            } else if x == f64::INFINITY {
+                1.0
             } else {
                 x / (1.0 + x)
             };
@@ -247,6 +250,27 @@ mod tests {
         let t = tex(F::Rgba32Float, 1, 1, &px);
         let img = decode(&encode_png(&t, 0, 0, 0).unwrap());
         assert_eq!(img.as_rgba8().unwrap().as_raw(), &[188, 225, 0, 255]);
+    }
+
+    #[test]
+    fn float_infinity_is_white_and_minus_infinity_and_nan_are_black() {
+        // +Inf, -Inf, NaN colour; alpha +Inf clamps to 1.
+        let px: Vec<u8> = [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, f32::INFINITY]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect();
+        let t = tex(F::Rgba32Float, 1, 1, &px);
+        let img = decode(&encode_png(&t, 0, 0, 0).unwrap());
+        assert_eq!(img.as_rgba8().unwrap().as_raw(), &[255, 0, 0, 255]);
+        // Half floats: 0x7C00 +Inf, 0xFC00 -Inf, 0x7E00 NaN, 0x3C00 1.0
+        // (Reinhard 0.5, sRGB 188) next to them for scale.
+        let t = tex(F::R16Float, 4, 1, &[0, 0x7c, 0, 0xfc, 0, 0x7e, 0, 0x3c]);
+        let img = decode(&encode_png(&t, 0, 0, 0).unwrap());
+        assert_eq!(img.as_luma8().unwrap().as_raw(), &[255, 0, 0, 188]);
+        // The largest finite f32 rounds to white as well.
+        let t = tex(F::R32Float, 1, 1, &f32::MAX.to_le_bytes());
+        let img = decode(&encode_png(&t, 0, 0, 0).unwrap());
+        assert_eq!(img.as_luma8().unwrap().as_raw(), &[255]);
     }
 
     #[test]
