@@ -57,6 +57,15 @@ pub enum Error {
         /// What was wrong, naming the field or offset.
         reason: String,
     },
+    /// Texel storage that could not be allocated: the description is valid
+    /// but the memory is not there.
+    #[error("cannot allocate {bytes} bytes for {what}")]
+    OutOfMemory {
+        /// What the memory was for.
+        what: &'static str,
+        /// Bytes asked for.
+        bytes: u64,
+    },
     /// An I/O failure reading or writing a file.
     #[error("{path}: {source}")]
     Io {

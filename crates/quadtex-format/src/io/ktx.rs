@@ -22,10 +22,10 @@
 
 use std::io::Read;
 
-use crate::desc::TextureKind;
+use crate::desc::{TextureKind, MAX_BYTES};
 use crate::error::{Error, Result};
 use crate::format::TextureFormat;
-use crate::texture::{Layout, Texture};
+use crate::texture::{LinearBuilder, Texture};
 use crate::TextureDesc;
 
 const CONTAINER: &str = "KTX2";
@@ -170,11 +170,24 @@ pub fn format_from_vk(vk: u32) -> Option<TextureFormat> {
 /// Reads a KTX2 file: every level, layer and face it holds.
 ///
 /// Errors (all [`Error::Container`]) for a malformed or truncated file, a
-/// `vkFormat` quadtex lacks, Basis Universal content (BasisLZ or UASTC),
-/// ZLIB supercompression, and headers that describe no valid texture (the
-/// sizes of [`TextureDesc::validate`]). Level sizes are checked against the
-/// header before any texel storage is allocated.
+/// `vkFormat` quadtex lacks,
+/// Basis Universal content (BasisLZ or UASTC), ZLIB supercompression, and
+/// headers that describe no valid texture (the sizes of
+/// [`TextureDesc::validate`], whose [`MAX_BYTES`] caps the whole texture).
+///
+/// Every level's size is computed from the format, extent, layers and
+/// faces; a level must hold exactly that (its `uncompressedByteLength` for
+/// Zstandard levels), checked before any texel storage is allocated.
+/// Zstandard levels are decompressed straight into the texture's storage,
+/// which is written only as decoded bytes arrive: a frame that decodes to
+/// less or to more is an error, found no later than one byte past the
+/// level's size, and a frame that keeps its word costs the texture once.
 pub fn read_ktx2(bytes: &[u8]) -> Result<Texture> {
+    read_ktx2_limited(bytes, MAX_BYTES)
+}
+
+/// [`read_ktx2`] refusing textures of more than `max_texture_bytes`.
+pub(super) fn read_ktx2_limited(bytes: &[u8], max_texture_bytes: u64) -> Result<Texture> {
     check_dfd_block_dimensions(bytes)?;
     let reader = ktx2::Reader::new(bytes).map_err(|e| err(e.to_string()))?;
     let header = reader.header();
@@ -212,11 +225,11 @@ pub fn read_ktx2(bytes: &[u8]) -> Result<Texture> {
     let desc = desc_from_header(&header, format)?;
     desc.validate()
         .map_err(|e| err(format!("the header describes no valid texture: {e}")))?;
+    super::check_size(CONTAINER, &desc, max_texture_bytes)?;
 
-    // Every level's size is checked before texel storage is allocated, so
-    // a header that lies about its extent cannot make us allocate more than
-    // the levels' claimed sizes, which the file (or, for zstd, the claimed
-    // uncompressed sizes of what it holds) must then actually deliver.
+    // Every level's size is checked before texel storage is allocated: a
+    // plain level must be in the file, so the file's length bounds the
+    // texture; a zstd level must claim exactly the size the header implies.
     let levels: Vec<ktx2::Level<'_>> = reader.levels().collect();
     if levels.len() != desc.levels as usize {
         return Err(err(format!(
@@ -238,36 +251,50 @@ pub fn read_ktx2(bytes: &[u8]) -> Result<Texture> {
                 "level {l} holds {stored} bytes, the header implies {expected}"
             )));
         }
-        sizes.push(expected as usize);
+        sizes.push(usize::try_from(expected).map_err(|_| err(format!("level {l} is too large")))?);
     }
 
-    let mut data = Vec::new();
+    let mut out = LinearBuilder::new(desc)?;
     for (l, (level, &size)) in levels.iter().zip(&sizes).enumerate() {
         if zstd {
-            let start = data.len();
-            let mut decoder = ruzstd::decoding::StreamingDecoder::new(level.data)
-                .map_err(|e| err(format!("level {l}: zstd: {e}")))?;
-            // `take` bounds what a lying frame can make us hold to one byte
-            // past what the level should decode to.
-            (&mut decoder)
-                .take(size as u64 + 1)
-                .read_to_end(&mut data)
-                .map_err(|e| err(format!("level {l}: zstd: {e}")))?;
-            let got = data.len() - start;
-            if got != size {
-                return Err(err(format!(
-                    "level {l} decompresses to {got}{} bytes, expected {size}",
-                    if got > size { "+" } else { "" }
-                )));
-            }
+            decompress_level(l, level.data, size, &mut out)?;
         } else {
-            data.extend_from_slice(level.data);
+            out.extend_from_slice(level.data)?;
         }
     }
+    let mut texture = out.finish()?;
     if format == TextureFormat::Depth24UnormS8Uint {
-        d24s8_from_ktx(&mut data);
+        // Linear storage is the file's byte order.
+        d24s8_from_ktx(texture.bytes_mut());
     }
-    Texture::from_linear_bytes(desc, Layout::Linear, &data)
+    Ok(texture)
+}
+
+/// Decompresses level `l`, a Zstandard frame that must decode to exactly
+/// `size` bytes, onto the end of `out`.
+fn decompress_level(l: usize, src: &[u8], size: usize, out: &mut LinearBuilder) -> Result<()> {
+    let zstd_err = |e: &dyn std::fmt::Display| err(format!("level {l}: zstd: {e}"));
+    let mut decoder = ruzstd::decoding::StreamingDecoder::new(src).map_err(|e| zstd_err(&e))?;
+    let mut got = 0;
+    while got < size {
+        let room = out.spare(size - got);
+        let n = decoder.read(room).map_err(|e| zstd_err(&e))?;
+        if n == 0 {
+            return Err(err(format!(
+                "level {l} decompresses to {got} bytes, expected {size}"
+            )));
+        }
+        out.commit(n);
+        got += n;
+    }
+    // One byte more would be past the level: the frame lies.
+    if decoder.read(&mut [0u8]).map_err(|e| zstd_err(&e))? != 0 {
+        return Err(err(format!(
+            "level {l} decompresses to {}+ bytes, expected {size}",
+            size + 1
+        )));
+    }
+    Ok(())
 }
 
 /// Refuses a Basic DFD block whose `texelBlockDimension` byte is 255:
@@ -509,6 +536,7 @@ pub fn save_ktx2(texture: &Texture, path: impl AsRef<std::path::Path>) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::texture::Layout;
 
     #[test]
     fn vk_format_numbers_carry_the_vulkan_names() {
