@@ -524,6 +524,40 @@ fn a_cap_on_the_texture_size_refuses_a_zstd_bomb_before_decoding() {
     assert!(load_bytes_limited(&small, ColorSpace::Srgb, 16383).is_err());
 }
 
+#[test]
+fn dfd_total_size_must_equal_the_descriptor_length() {
+    let f = small_file();
+    let dfd = u32_at(&f, 48) as usize;
+    let length = u32_at(&f, 52);
+    // dfdTotalSize, its own first word, agrees with the index; RGBA8's
+    // Basic block is 24 + 4 x 16 bytes.
+    assert_eq!((u32_at(&f, dfd), length), (92, 92));
+    // dfdTotalSize alone off by 4 either way: accepted before.
+    for total in [88u32, 96] {
+        let mut g = f.clone();
+        g[dfd..dfd + 4].copy_from_slice(&total.to_le_bytes());
+        assert_eq!(
+            container_error(&g),
+            format!("dfdTotalSize {total} disagrees with dfdByteLength 92")
+        );
+    }
+    // Both say 96: the block fills 88 of the 92 bytes after the size word.
+    let mut g = f.clone();
+    g[dfd..dfd + 4].copy_from_slice(&96u32.to_le_bytes());
+    g[52..56].copy_from_slice(&96u32.to_le_bytes());
+    assert_eq!(
+        container_error(&g),
+        "DFD block at byte 92 is cut off: dfdTotalSize 96 leaves 4 bytes for its 8-byte header"
+    );
+    // The block claims 4 bytes more than dfdTotalSize leaves it.
+    let mut g = f.clone();
+    g[dfd + 4 + 6..dfd + 4 + 8].copy_from_slice(&92u16.to_le_bytes());
+    assert_eq!(
+        container_error(&g),
+        "DFD block at byte 4 has descriptorBlockSize 92, but dfdTotalSize 92 leaves 88 bytes for it"
+    );
+}
+
 /// Writes every format in every kind it allows to `$QUADTEX_KTX2_DUMP`
 /// (default: `ktx2-dump` in the system temp folder) for the independent
 /// check in `tests/fixtures/ktx2/check_with_ktx_parse.mjs`. Ignored: run it

@@ -169,8 +169,9 @@ pub fn format_from_vk(vk: u32) -> Option<TextureFormat> {
 
 /// Reads a KTX2 file: every level, layer and face it holds.
 ///
-/// Errors (all [`Error::Container`]) for a malformed or truncated file, a
-/// `vkFormat` quadtex lacks,
+/// Errors (all [`Error::Container`]) for a malformed or truncated file
+/// (a `dfdTotalSize` that disagrees with `dfdByteLength` or with the
+/// descriptor blocks' own sizes included), a `vkFormat` quadtex lacks,
 /// Basis Universal content (BasisLZ or UASTC), ZLIB supercompression, and
 /// headers that describe no valid texture (the sizes of
 /// [`TextureDesc::validate`], whose [`MAX_BYTES`] caps the whole texture).
@@ -188,7 +189,7 @@ pub fn read_ktx2(bytes: &[u8]) -> Result<Texture> {
 
 /// [`read_ktx2`] refusing textures of more than `max_texture_bytes`.
 pub(super) fn read_ktx2_limited(bytes: &[u8], max_texture_bytes: u64) -> Result<Texture> {
-    check_dfd_block_dimensions(bytes)?;
+    check_dfd(bytes)?;
     let reader = ktx2::Reader::new(bytes).map_err(|e| err(e.to_string()))?;
     let header = reader.header();
     let zstd = match header.supercompression_scheme {
@@ -297,34 +298,66 @@ fn decompress_level(l: usize, src: &[u8], size: usize, out: &mut LinearBuilder) 
     Ok(())
 }
 
-/// Refuses a Basic DFD block whose `texelBlockDimension` byte is 255:
-/// `ktx2` 0.5 adds 1 to it in a `u8` and panics (overflow, then a `None`
-/// unwrapped). Anything else malformed is left to `ktx2` to report.
-fn check_dfd_block_dimensions(bytes: &[u8]) -> Result<()> {
+/// Checks the Data Format Descriptor's own sizes, which the `ktx2` crate
+/// does not: `dfdTotalSize` (its first word) must equal the index's
+/// `dfdByteLength`, and the descriptor blocks after it must fill exactly
+/// that many bytes (KTX 2.0 specification, "Data Format Descriptor").
+/// Also refuses a Basic block whose `texelBlockDimension` byte is 255:
+/// `ktx2` 0.5 adds 1 to it in a `u8` and panics. A DFD range outside the
+/// file is left to `ktx2` to report.
+fn check_dfd(bytes: &[u8]) -> Result<()> {
     let word = |at: usize| -> Option<u32> {
         Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
     };
     let (Some(offset), Some(length)) = (word(48), word(52)) else {
         return Ok(());
     };
-    let (offset, length) = (offset as usize, length as usize);
-    let Some(mut dfd) = bytes.get(offset.saturating_add(4)..offset.saturating_add(length)) else {
+    let Some(dfd) = bytes.get(offset as usize..(offset as usize).saturating_add(length as usize))
+    else {
         return Ok(());
     };
-    while dfd.len() >= 8 {
-        let header = u32::from_le_bytes([dfd[0], dfd[1], dfd[2], dfd[3]]);
-        let size = u16::from_le_bytes([dfd[6], dfd[7]]) as usize;
-        if size < 8 || size > dfd.len() {
-            break;
+    let Some(total) = dfd
+        .get(..4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    else {
+        return Err(err(format!(
+            "dfdByteLength {length} is too short for dfdTotalSize"
+        )));
+    };
+    if total != length {
+        return Err(err(format!(
+            "dfdTotalSize {total} disagrees with dfdByteLength {length}"
+        )));
+    }
+    let mut blocks = &dfd[4..];
+    let mut at = 4usize;
+    while !blocks.is_empty() {
+        let Some(&[h0, h1, h2, h3, _, _, s0, s1]) = blocks.first_chunk::<8>() else {
+            return Err(err(format!(
+                "DFD block at byte {at} is cut off: dfdTotalSize {total} leaves {} bytes \
+                 for its 8-byte header",
+                blocks.len()
+            )));
+        };
+        let size = u16::from_le_bytes([s0, s1]) as usize;
+        if size < 8 || size > blocks.len() {
+            return Err(err(format!(
+                "DFD block at byte {at} has descriptorBlockSize {size}, but dfdTotalSize \
+                 {total} leaves {} bytes for it",
+                blocks.len()
+            )));
         }
         // vendorId 0 (Khronos), descriptorType 0: a Basic block, whose
         // texelBlockDimension0..3 are bytes 4..8 of its body.
-        if header == 0 && dfd[..size].get(12..16).is_some_and(|d| d.contains(&255)) {
+        if [h0, h1, h2, h3] == [0; 4]
+            && blocks[..size].get(12..16).is_some_and(|d| d.contains(&255))
+        {
             return Err(err(
                 "DFD texelBlockDimension of 256 texels is not supported",
             ));
         }
-        dfd = &dfd[size..];
+        blocks = &blocks[size..];
+        at += size;
     }
     Ok(())
 }
