@@ -80,6 +80,19 @@ pub enum Error {
 /// The crate's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
+/// `n` copies of `v`, or [`Error::OutOfMemory`] for `what`: for scratch
+/// buffers sized by a texture (levels reach gigabytes), where `vec!` would
+/// abort the process.
+pub(crate) fn try_filled<T: Clone>(n: usize, v: T, what: &'static str) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
+        what,
+        bytes: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+    })?;
+    out.resize(n, v);
+    Ok(out)
+}
+
 impl Error {
     pub(crate) fn container(container: &'static str, reason: impl Into<String>) -> Error {
         Error::Container {

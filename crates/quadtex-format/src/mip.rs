@@ -17,7 +17,7 @@
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{try_filled, Error, Result};
 use crate::format::SampleType;
 use crate::texel::{self, Texel};
 use crate::texture::Texture;
@@ -51,18 +51,6 @@ pub fn axis_taps(src: u32, x: u32) -> ([(u32, f32); 3], usize) {
 /// what `u32` arithmetic can count.
 fn texel_index(x: u32, y: u32, z: u32, w: u32, h: u32) -> usize {
     (z as usize * h as usize + y as usize) * w as usize + x as usize
-}
-
-/// `n` copies of `v`, or [`Error::OutOfMemory`] (levels reach gigabytes
-/// of scratch: 16 bytes a texel in floats).
-fn try_filled<T: Clone>(n: usize, v: T, what: &'static str) -> Result<Vec<T>> {
-    let mut out = Vec::new();
-    out.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
-        what,
-        bytes: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
-    })?;
-    out.resize(n, v);
-    Ok(out)
 }
 
 /// Fills levels 1.. of every layer from level 0. Errors: `Unsupported`

@@ -25,7 +25,7 @@
 use image::ImageEncoder;
 
 use crate::compressed::{self, MAX_BLOCK_TEXELS};
-use crate::error::{Error, Result};
+use crate::error::{try_filled, Error, Result};
 use crate::format::{ChannelKind, TextureFormat};
 use crate::texel::{self, linear_to_srgb, Texel};
 use crate::texture::{TexelAddr, Texture};
@@ -60,16 +60,16 @@ pub fn encode_png(texture: &Texture, level: u32, layer: u32, z: u32) -> Result<V
     } else {
         vec![0, 1, 2]
     };
-    let mut buf = Vec::with_capacity(texels.len() * channels.len());
-    for t in &texels {
-        for &c in &channels {
-            buf.push(if stored[c] {
+    let mut buf = try_filled(texels.len() * channels.len(), 0u8, "PNG pixels")?;
+    for (px, t) in buf.chunks_mut(channels.len()).zip(&texels) {
+        for (p, &c) in px.iter_mut().zip(&channels) {
+            *p = if stored[c] {
                 to_8bit(format, c, *t)
             } else if c == 3 {
                 255
             } else {
                 0
-            });
+            };
         }
     }
     let color = match channels.len() {
@@ -119,7 +119,7 @@ fn decode_slice(texture: &Texture, level: u32, layer: u32, z: u32) -> Result<Vec
         // A block at a time: decoding per texel would decode each block
         // `bw * bh` times.
         let (bw, bh) = format.block_extent();
-        let mut out = vec![Texel::Float([0.0; 4]); w * h];
+        let mut out = try_filled(w * h, Texel::Float([0.0; 4]), "decoded texels")?;
         let mut block = [[0.0f32; 4]; MAX_BLOCK_TEXELS];
         for by in 0..e.height.div_ceil(bh) {
             for bx in 0..e.width.div_ceil(bw) {
@@ -141,14 +141,13 @@ fn decode_slice(texture: &Texture, level: u32, layer: u32, z: u32) -> Result<Vec
         Ok(out)
     } else {
         let aspect = format.default_aspect();
-        let mut out = Vec::with_capacity(w * h);
-        for y in 0..e.height {
-            for x in 0..e.width {
-                let bytes = texture
-                    .texel_block(TexelAddr::new(level, layer, 0, x, y, z))
-                    .ok_or_else(missing)?;
-                out.push(texel::decode(format, aspect, bytes)?);
-            }
+        let mut out = try_filled(w * h, Texel::Float([0.0; 4]), "decoded texels")?;
+        for (i, t) in out.iter_mut().enumerate() {
+            let (x, y) = ((i % w) as u32, (i / w) as u32);
+            let bytes = texture
+                .texel_block(TexelAddr::new(level, layer, 0, x, y, z))
+                .ok_or_else(missing)?;
+            *t = texel::decode(format, aspect, bytes)?;
         }
         Ok(out)
     }
