@@ -26,10 +26,6 @@ pub enum Error {
         /// Bytes given.
         actual: u64,
     },
-    /// The memory for a texture (or a file's decoded texels) could not be
-    /// allocated: an error rather than an abort.
-    #[error("cannot allocate {0} bytes of texture memory")]
-    OutOfMemory(u64),
     /// A subresource or texel index outside the texture.
     #[error("out of range: {0}")]
     OutOfRange(String),
@@ -61,6 +57,15 @@ pub enum Error {
         /// What was wrong, naming the field or offset.
         reason: String,
     },
+    /// Texel storage that could not be allocated: the description is valid
+    /// but the memory is not there.
+    #[error("cannot allocate {bytes} bytes for {what}")]
+    OutOfMemory {
+        /// What the memory was for.
+        what: &'static str,
+        /// Bytes asked for.
+        bytes: u64,
+    },
     /// An I/O failure reading or writing a file.
     #[error("{path}: {source}")]
     Io {
@@ -74,6 +79,19 @@ pub enum Error {
 
 /// The crate's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// `n` copies of `v`, or [`Error::OutOfMemory`] for `what`: for scratch
+/// buffers sized by a texture (levels reach gigabytes), where `vec!` would
+/// abort the process.
+pub(crate) fn try_filled<T: Clone>(n: usize, v: T, what: &'static str) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
+        what,
+        bytes: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+    })?;
+    out.resize(n, v);
+    Ok(out)
+}
 
 impl Error {
     pub(crate) fn container(container: &'static str, reason: impl Into<String>) -> Error {

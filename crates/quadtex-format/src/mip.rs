@@ -17,7 +17,7 @@
 
 use rayon::prelude::*;
 
-use crate::error::{Error, Result};
+use crate::error::{try_filled, Error, Result};
 use crate::format::SampleType;
 use crate::texel::{self, Texel};
 use crate::texture::Texture;
@@ -46,7 +46,16 @@ pub fn axis_taps(src: u32, x: u32) -> ([(u32, f32); 3], usize) {
     )
 }
 
-/// Fills levels 1.. of every layer from level 0.
+/// Index of texel `(x, y, z)` in a `w x h x _` level, row-major. In
+/// `usize`: a valid level holds up to 2^32 texels (65536 x 65536), one past
+/// what `u32` arithmetic can count.
+fn texel_index(x: u32, y: u32, z: u32, w: u32, h: u32) -> usize {
+    (z as usize * h as usize + y as usize) * w as usize + x as usize
+}
+
+/// Fills levels 1.. of every layer from level 0. Errors: `Unsupported`
+/// formats (see the module docs) and [`Error::OutOfMemory`] when a level's
+/// scratch cannot be allocated.
 pub fn generate_mips(tex: &mut Texture) -> Result<()> {
     generate_with_threshold(tex, PARALLEL_TEXELS)
 }
@@ -77,8 +86,8 @@ fn generate_with_threshold(tex: &mut Texture, parallel_texels: usize) -> Result<
                 .ok_or_else(|| Error::OutOfRange(format!("level {} layer {layer}", level - 1)))?;
             let decode_row =
                 |row: &[u8], out: &mut [[f32; 4]]| texel::decode_f32_row(f, aspect, row, out);
-            let n_src = (se.width * se.height * se.depth) as usize;
-            let mut src = vec![[0f32; 4]; n_src];
+            let n_src = texel_index(0, 0, se.depth, se.width, se.height);
+            let mut src = try_filled(n_src, [0f32; 4], "mip generation (decoded level)")?;
             let row_texels = se.width as usize;
             if n_src >= parallel_texels {
                 src.par_chunks_mut(row_texels)
@@ -88,10 +97,11 @@ fn generate_with_threshold(tex: &mut Texture, parallel_texels: usize) -> Result<
                 decode_row(&src_bytes, &mut src)?;
             }
             let drow = de.width as usize * bpp;
-            let mut dst = vec![0u8; drow * (de.height * de.depth) as usize];
+            let rows = de.height as usize * de.depth as usize;
+            let mut dst = try_filled(drow * rows, 0u8, "mip generation (filtered level)")?;
             let fill_row = |(ri, out): (usize, &mut [u8])| -> Result<()> {
-                let y = (ri as u32) % de.height;
-                let z = (ri as u32) / de.height;
+                let y = (ri % de.height as usize) as u32;
+                let z = (ri / de.height as usize) as u32;
                 let (ty, ny) = axis_taps(se.height, y);
                 let (tz, nz) = axis_taps(se.depth, z);
                 for x in 0..de.width {
@@ -99,10 +109,9 @@ fn generate_with_threshold(tex: &mut Texture, parallel_texels: usize) -> Result<
                     let mut acc = [0f64; 4];
                     for &(sz, wz) in &tz[..nz] {
                         for &(sy, wy) in &ty[..ny] {
-                            let base = ((sz * se.height + sy) * se.width) as usize;
                             for &(sx, wx) in &tx[..nx] {
                                 let w = (wx * wy * wz) as f64;
-                                let s = src[base + sx as usize];
+                                let s = src[texel_index(sx, sy, sz, se.width, se.height)];
                                 for c in 0..4 {
                                     acc[c] += w * s[c] as f64;
                                 }
@@ -149,6 +158,21 @@ mod tests {
             assert!((w - 0.4).abs() < 1e-6, "{total:?}");
         }
         assert_eq!(axis_taps(4, 1).0[..2], [(2, 0.5), (3, 0.5)]);
+    }
+
+    #[test]
+    fn texel_indices_of_the_largest_levels_do_not_wrap() {
+        // A 65536 x 65536 level (valid: 4 GiB of R8) has 2^32 texels, a
+        // count that was computed in u32 and wrapped to 0, leaving the
+        // decoded level empty and the filter indexing past it.
+        assert_eq!(texel_index(0, 0, 1, 65536, 65536), 1 << 32);
+        assert_eq!(texel_index(65535, 65535, 0, 65536, 65536), (1 << 32) - 1);
+        // 3D: 2048 x 2048 x 1024 (2^32 texels), the last one.
+        assert_eq!(
+            texel_index(2047, 2047, 1023, 2048, 2048),
+            (1usize << 32) - 1
+        );
+        assert_eq!(texel_index(3, 2, 1, 5, 4), 4 * 5 + 2 * 5 + 3);
     }
 
     #[test]

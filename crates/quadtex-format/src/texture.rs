@@ -54,13 +54,11 @@ struct AlignedBytes {
 }
 
 impl AlignedBytes {
-    /// `len` zero bytes; an allocation the system refuses is an error.
-    fn zeroed(len: usize) -> Result<AlignedBytes> {
+    /// `len` zero bytes. Textures reach gigabytes, so a failed allocation
+    /// is an [`Error::OutOfMemory`] rather than an abort.
+    fn try_zeroed(len: usize) -> Result<AlignedBytes> {
         let mut lines = Vec::new();
-        lines
-            .try_reserve_exact(len.div_ceil(64))
-            .map_err(|_| Error::OutOfMemory(len as u64))?;
-        lines.resize(len.div_ceil(64), Line([0; 64]));
+        grow_lines(&mut lines, len.div_ceil(64))?;
         Ok(AlignedBytes { lines, len })
     }
     fn as_slice(&self) -> &[u8] {
@@ -69,6 +67,21 @@ impl AlignedBytes {
     fn as_mut_slice(&mut self) -> &mut [u8] {
         &mut bytemuck::cast_slice_mut::<Line, u8>(&mut self.lines)[..self.len]
     }
+}
+
+/// Grows `lines` to `n` zeroed lines, failing with [`Error::OutOfMemory`]
+/// where `vec!` or `resize` alone would abort the process.
+fn grow_lines(lines: &mut Vec<Line>, n: usize) -> Result<()> {
+    if n > lines.len() {
+        lines
+            .try_reserve_exact(n - lines.len())
+            .map_err(|_| Error::OutOfMemory {
+                what: "texture storage",
+                bytes: (n as u64).saturating_mul(64),
+            })?;
+        lines.resize(n, Line([0; 64]));
+    }
+    Ok(())
 }
 
 /// Where one subresource (level, layer, sample) lives and how to address
@@ -238,63 +251,73 @@ impl std::fmt::Debug for Texture {
     }
 }
 
+/// Where every subresource of `desc` (validated) lives in `layout`, and
+/// the bytes the storage takes.
+fn plan(desc: &TextureDesc, layout: Layout) -> (Vec<Subresource>, usize) {
+    let f = desc.format;
+    let (bw, bh) = f.block_extent();
+    let bpb = f.block_bytes();
+    let (tw, th) = match layout {
+        Layout::Linear => (0, 0),
+        Layout::Tiled => tile_shape(bpb, desc.kind.dimensions() == 1),
+    };
+    let mut subs = Vec::with_capacity((desc.levels * desc.layers * desc.samples) as usize);
+    let mut offset = 0usize;
+    for level in 0..desc.levels {
+        let extent = desc.level_extent(level);
+        let blocks_x = extent.width.div_ceil(bw);
+        let blocks_y = extent.height.div_ceil(bh);
+        let (tiles_x, tiles_y) = match layout {
+            Layout::Linear => (blocks_x, blocks_y),
+            Layout::Tiled => (blocks_x.div_ceil(1 << tw), blocks_y.div_ceil(1 << th)),
+        };
+        let size = tiles_x as usize
+            * tiles_y as usize
+            * extent.depth as usize
+            * ((bpb as usize) << (tw + th));
+        for _ in 0..desc.layers * desc.samples {
+            if layout == Layout::Tiled {
+                offset = offset.next_multiple_of(64);
+            }
+            subs.push(Subresource {
+                offset,
+                extent,
+                blocks_x,
+                blocks_y,
+                block_bytes: bpb,
+                tile_w_log2: tw,
+                tile_h_log2: th,
+                tiles_x,
+                tiles_y,
+                size,
+            });
+            offset += size;
+        }
+    }
+    (subs, offset)
+}
+
 impl Texture {
-    /// A zero-filled texture.
+    /// A zero-filled texture. Errors: the description's
+    /// ([`TextureDesc::validate`]), and [`Error::OutOfMemory`] when its
+    /// storage cannot be allocated.
     pub fn new(desc: TextureDesc, layout: Layout) -> Result<Texture> {
         desc.validate()?;
-        let f = desc.format;
-        let (bw, bh) = f.block_extent();
-        let bpb = f.block_bytes();
-        let (tw, th) = match layout {
-            Layout::Linear => (0, 0),
-            Layout::Tiled => tile_shape(bpb, desc.kind.dimensions() == 1),
-        };
-        let mut subs = Vec::with_capacity((desc.levels * desc.layers * desc.samples) as usize);
-        let mut offset = 0usize;
-        for level in 0..desc.levels {
-            let extent = desc.level_extent(level);
-            let blocks_x = extent.width.div_ceil(bw);
-            let blocks_y = extent.height.div_ceil(bh);
-            let (tiles_x, tiles_y) = match layout {
-                Layout::Linear => (blocks_x, blocks_y),
-                Layout::Tiled => (blocks_x.div_ceil(1 << tw), blocks_y.div_ceil(1 << th)),
-            };
-            let size = tiles_x as usize
-                * tiles_y as usize
-                * extent.depth as usize
-                * ((bpb as usize) << (tw + th));
-            for _ in 0..desc.layers * desc.samples {
-                if layout == Layout::Tiled {
-                    offset = offset.next_multiple_of(64);
-                }
-                subs.push(Subresource {
-                    offset,
-                    extent,
-                    blocks_x,
-                    blocks_y,
-                    block_bytes: bpb,
-                    tile_w_log2: tw,
-                    tile_h_log2: th,
-                    tiles_x,
-                    tiles_y,
-                    size,
-                });
-                offset += size;
-            }
-        }
+        let (subs, size) = plan(&desc, layout);
         Ok(Texture {
             desc,
             layout,
-            data: AlignedBytes::zeroed(offset)?,
+            data: AlignedBytes::try_zeroed(size)?,
             subs,
             residency: None,
         })
     }
 
     /// A texture from bytes tightly packed in the probe order (level, layer,
-    /// sample, z, y, x; whole blocks), stored in `layout`.
+    /// sample, z, y, x; whole blocks), stored in `layout`. The size is
+    /// checked before the storage is allocated.
     pub fn from_linear_bytes(desc: TextureDesc, layout: Layout, data: &[u8]) -> Result<Texture> {
-        let mut t = Texture::new(desc, layout)?;
+        desc.validate()?;
         let expected = desc.total_bytes().unwrap_or(u64::MAX);
         if data.len() as u64 != expected {
             return Err(Error::WrongSize {
@@ -303,6 +326,7 @@ impl Texture {
                 actual: data.len() as u64,
             });
         }
+        let mut t = Texture::new(desc, layout)?;
         if layout == Layout::Linear {
             t.data.as_mut_slice().copy_from_slice(data);
         } else {
@@ -375,7 +399,9 @@ impl Texture {
         if layout == self.layout {
             return self.clone();
         }
-        let mut t = Texture::new(self.desc, layout).expect("description already validated");
+        // The description is valid (it made `self`); only the allocation
+        // can fail, which is as fatal here as it is in `clone`.
+        let mut t = Texture::new(self.desc, layout).expect("allocating the texture's new layout");
         let mut buf = Vec::new();
         for i in 0..self.subs.len() {
             buf.clear();
@@ -466,6 +492,12 @@ impl Texture {
     }
 
     /// Writes texel `(x, y, z)` of an uncompressed format through `aspect`.
+    ///
+    /// Errors: [`Error::OutOfRange`] for a subresource or texel outside the
+    /// texture, [`Error::Unsupported`] for block-compressed formats (whose
+    /// texels cannot be written one at a time: replace whole blocks with
+    /// [`Texture::write_subresource_bytes`]), and the errors of
+    /// [`texel::encode`] for a value or aspect the format cannot take.
     pub fn write_texel(&mut self, at: TexelAddr, aspect: Aspect, value: Texel) -> Result<()> {
         let TexelAddr {
             level,
@@ -476,14 +508,6 @@ impl Texture {
             z,
         } = at;
         let f = self.desc.format;
-        if f.is_compressed() {
-            // A block texel is not addressable alone (and block offsets
-            // count blocks, not texels).
-            return Err(Error::Unsupported {
-                format: f,
-                what: "writing one texel of a block-compressed format",
-            });
-        }
         let s = *self.subresource(level, layer, sample).ok_or_else(|| {
             Error::OutOfRange(format!(
                 "subresource level {level} layer {layer} sample {sample}"
@@ -495,13 +519,24 @@ impl Texture {
                 s.extent.width, s.extent.height, s.extent.depth
             )));
         }
+        if f.is_compressed() {
+            return Err(Error::Unsupported {
+                format: f,
+                what: "texels of block-compressed formats cannot be written one at a time; \
+                       write whole blocks (write_subresource_bytes)",
+            });
+        }
+        // Uncompressed: one texel per block, so texel and block coordinates
+        // agree. The range is still taken with `get_mut`, so that a wrong
+        // offset is an error rather than a panic.
         let o = s.block_offset(x, y, z);
-        texel::encode(
-            f,
-            aspect,
-            value,
-            &mut self.data.as_mut_slice()[o..o + s.block_bytes as usize],
-        )
+        let n = s.block_bytes as usize;
+        let dst = self
+            .data
+            .as_mut_slice()
+            .get_mut(o..o + n)
+            .ok_or_else(|| Error::OutOfRange(format!("texel ({x}, {y}, {z}) at byte {o}")))?;
+        texel::encode(f, aspect, value, dst)
     }
 
     /// One subresource's blocks, tightly packed (z, y, x).
@@ -560,6 +595,125 @@ impl Texture {
         self.residency
             .as_ref()
             .is_none_or(|r| r.is_resident(level, layer, x, y, z))
+    }
+}
+
+/// The bytes of a linear texture, gathered in the probe order as a
+/// container yields them (decompressed, converted). The whole storage is
+/// reserved at once, so an impossible size is an [`Error::OutOfMemory`]
+/// before any decoding, but it is only written (and so only takes memory)
+/// as bytes arrive, and never moves: a file that claims a huge texture but
+/// holds, or decompresses to, little costs only what it delivers, and one
+/// that delivers all of it costs the texture once.
+pub(crate) struct LinearBuilder {
+    desc: TextureDesc,
+    /// Reserved for the whole texture; `lines.len()` is how far it is
+    /// written (zeroed, then filled).
+    lines: Vec<Line>,
+    /// Bytes filled so far.
+    len: usize,
+    /// Bytes the finished texture takes.
+    total: usize,
+}
+
+impl LinearBuilder {
+    /// How far ahead of the filled bytes the storage is zeroed at a time,
+    /// so that small pieces do not extend it one after another.
+    const STEP: usize = 1 << 20;
+
+    /// An empty builder for `desc`, which is validated, with the whole
+    /// texture's storage reserved (not yet written).
+    pub(crate) fn new(desc: TextureDesc) -> Result<LinearBuilder> {
+        desc.validate()?;
+        let total = desc
+            .total_bytes()
+            .and_then(|b| usize::try_from(b).ok())
+            .ok_or_else(|| Error::InvalidDesc("texture larger than the address space".into()))?;
+        let mut lines = Vec::new();
+        lines
+            .try_reserve_exact(total.div_ceil(64))
+            .map_err(|_| Error::OutOfMemory {
+                what: "texture storage",
+                bytes: total as u64,
+            })?;
+        Ok(LinearBuilder {
+            desc,
+            lines,
+            len: 0,
+            total,
+        })
+    }
+
+    /// Bytes of storage written so far (zeroed or filled).
+    fn written(&self) -> usize {
+        (self.lines.len() * 64).min(self.total)
+    }
+
+    /// Zeroes the storage up to `len + need` bytes (at least [`Self::STEP`]
+    /// more, never past the texture), inside the reserved capacity.
+    fn extend_for(&mut self, need: usize) {
+        let want = self.len.saturating_add(need).min(self.total);
+        if want > self.written() {
+            let to = want.max(self.written() + Self::STEP).min(self.total);
+            // Within the capacity reserved in `new`: no reallocation.
+            self.lines.resize(to.div_ceil(64), Line([0; 64]));
+        }
+    }
+
+    /// Room for the next bytes: at most `n`, at least one while `n > 0` and
+    /// the texture is not complete. Fill a prefix, then [`Self::commit`] it.
+    pub(crate) fn spare(&mut self, n: usize) -> &mut [u8] {
+        if n > 0 && self.len == self.written() {
+            self.extend_for(1);
+        }
+        let end = self.written().min(self.len.saturating_add(n));
+        let start = self.len;
+        &mut bytemuck::cast_slice_mut::<Line, u8>(&mut self.lines)[start..end]
+    }
+
+    /// Marks `n` bytes of the last [`Self::spare`] room as filled.
+    pub(crate) fn commit(&mut self, n: usize) {
+        self.len = self.len.saturating_add(n).min(self.written());
+    }
+
+    /// Appends `src`; more than the texture takes is an error.
+    pub(crate) fn extend_from_slice(&mut self, src: &[u8]) -> Result<()> {
+        let end = self.len.checked_add(src.len()).filter(|&e| e <= self.total);
+        let Some(end) = end else {
+            return Err(Error::WrongSize {
+                what: "texture data",
+                expected: self.total as u64,
+                actual: self.len as u64 + src.len() as u64,
+            });
+        };
+        self.extend_for(src.len());
+        bytemuck::cast_slice_mut::<Line, u8>(&mut self.lines)[self.len..end].copy_from_slice(src);
+        self.len = end;
+        Ok(())
+    }
+
+    /// The texture, in [`Layout::Linear`]; an error unless every byte was
+    /// filled.
+    pub(crate) fn finish(self) -> Result<Texture> {
+        if self.len != self.total {
+            return Err(Error::WrongSize {
+                what: "texture data",
+                expected: self.total as u64,
+                actual: self.len as u64,
+            });
+        }
+        let (subs, size) = plan(&self.desc, Layout::Linear);
+        debug_assert_eq!(size, self.total);
+        Ok(Texture {
+            desc: self.desc,
+            layout: Layout::Linear,
+            data: AlignedBytes {
+                lines: self.lines,
+                len: self.total,
+            },
+            subs,
+            residency: None,
+        })
     }
 }
 
@@ -684,5 +838,50 @@ mod tests {
             )
             .is_err());
         let _ = TextureKind::Cube;
+    }
+
+    #[test]
+    fn write_texel_on_a_block_compressed_texture_is_an_error_never_a_panic() {
+        // 16x16 BC1: (15, 15) used to address block (15, 15) of a 4x4-block
+        // level, past the end of the storage, and panic; (1, 1) reached
+        // the encoder and was refused. Both are the same error now.
+        let mut t = Texture::new(TextureDesc::d2(F::Bc1RgbUnorm, 16, 16), Layout::Linear).unwrap();
+        let red = Texel::Float([1.0, 0.0, 0.0, 1.0]);
+        for (x, y) in [(15, 15), (1, 1), (0, 0)] {
+            assert!(
+                matches!(
+                    t.write_texel(TexelAddr::at(x, y), Aspect::Color, red),
+                    Err(Error::Unsupported {
+                        format: F::Bc1RgbUnorm,
+                        ..
+                    })
+                ),
+                "({x}, {y})"
+            );
+        }
+        // Outside the level and outside the chain: range errors first.
+        assert!(matches!(
+            t.write_texel(TexelAddr::at(16, 0), Aspect::Color, red),
+            Err(Error::OutOfRange(_))
+        ));
+        assert!(matches!(
+            t.write_texel(TexelAddr::new(5, 0, 0, 0, 0, 0), Aspect::Color, red),
+            Err(Error::OutOfRange(_))
+        ));
+        assert!(t.bytes().iter().all(|&b| b == 0), "nothing was written");
+
+        // The same corner of an uncompressed 16x16 texture, linear and
+        // tiled, and of its last mip level, is written and reads back.
+        for layout in [Layout::Linear, Layout::Tiled] {
+            let mut t = Texture::new(TextureDesc::d2(F::Rgba8Unorm, 16, 16), layout).unwrap();
+            t.write_texel(TexelAddr::at(15, 15), Aspect::Color, red)
+                .unwrap();
+            t.write_texel(TexelAddr::new(4, 0, 0, 0, 0, 0), Aspect::Color, red)
+                .unwrap();
+            let linear = t.to_linear_bytes();
+            assert_eq!(linear[(15 * 16 + 15) * 4..][..4], [255, 0, 0, 255]);
+            assert_eq!(linear[linear.len() - 4..], [255, 0, 0, 255]);
+            assert_eq!(linear.iter().filter(|&&b| b != 0).count(), 4);
+        }
     }
 }

@@ -19,7 +19,9 @@
 //!   wrong format or swizzle is off by 100 or more); the reference decodes
 //!   are the tight check.
 
-use quadtex_format::io::{encode_png, load_bytes, load_file, read_dds};
+use quadtex_format::io::{
+    encode_png, load_bytes, load_bytes_limited, load_file, read_dds, ColorSpace,
+};
 use quadtex_format::{
     Aspect, Error, Texel, TexelAddr, Texture, TextureFormat as F, TextureKind as K,
 };
@@ -466,6 +468,35 @@ fn lying_headers_are_errors_before_allocation() {
     assert!(dds_error(&g).contains("no valid texture"));
     // Truncated data.
     assert!(dds_error(&f[..f.len() - 1]).contains("texel data is 1363 bytes"));
+}
+
+#[test]
+fn a_cap_on_the_texture_size_is_checked_before_anything_is_allocated() {
+    // 16x16 BGRA8 with five levels: 1024 + 256 + 64 + 16 + 4 bytes.
+    let f = fixture("im_argb_mips.dds");
+    match load_bytes_limited(&f, ColorSpace::Srgb, 1363) {
+        Err(Error::Container {
+            container: "DDS",
+            reason,
+        }) => assert_eq!(
+            reason,
+            "the texture takes 1364 bytes, more than the limit of 1363"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let t = load_bytes_limited(&f, ColorSpace::Srgb, 1364).unwrap();
+    assert_eq!(
+        t.to_linear_bytes(),
+        load_bytes(&f).unwrap().to_linear_bytes()
+    );
+    // Expanded formats count what they expand to: Pillow's L+A (2 bytes
+    // a texel in the file) becomes RGBA8 (4).
+    let f = fixture("pil_la.dds");
+    let t = load_bytes(&f).unwrap();
+    let n = t.to_linear_bytes().len() as u64;
+    assert_eq!(n, 2 * (f.len() as u64 - 128));
+    assert!(load_bytes_limited(&f, ColorSpace::Srgb, n - 1).is_err());
+    assert!(load_bytes_limited(&f, ColorSpace::Srgb, n).is_ok());
 }
 
 #[test]

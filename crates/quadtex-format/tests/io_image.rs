@@ -8,9 +8,10 @@ use std::path::PathBuf;
 
 use image::{DynamicImage, ImageFormat};
 use quadtex_format::io::{
-    encode_png, load_bytes, load_bytes_with, load_file, save_ktx2, save_png, ColorSpace,
+    encode_png, load_bytes, load_bytes_limited, load_bytes_with, load_file, save_ktx2, save_png,
+    ColorSpace,
 };
-use quadtex_format::{Aspect, Texel, TexelAddr, TextureFormat as F, TextureKind as K};
+use quadtex_format::{Aspect, Error, Texel, TexelAddr, TextureFormat as F, TextureKind as K};
 
 fn encode(img: &DynamicImage, format: ImageFormat) -> Vec<u8> {
     let mut out = Cursor::new(Vec::new());
@@ -46,6 +47,53 @@ fn png_loads_as_one_level_2d_srgb_by_default_and_unorm_when_linear() {
 }
 
 #[test]
+fn a_cap_on_the_texture_size_counts_the_texture_not_the_file() {
+    // 3 x 2 RGB8: 18 bytes of pixels, 24 as RGBA8.
+    let px: Vec<u8> = (0..18).collect();
+    let img = DynamicImage::ImageRgb8(image::RgbImage::from_raw(3, 2, px).unwrap());
+    let png = encode(&img, ImageFormat::Png);
+    match load_bytes_limited(&png, ColorSpace::Srgb, 23) {
+        Err(Error::Container {
+            container: "image",
+            reason,
+        }) => assert_eq!(
+            reason,
+            "the texture takes 24 bytes, more than the limit of 23"
+        ),
+        other => panic!("{other:?}"),
+    }
+    let t = load_bytes_limited(&png, ColorSpace::Srgb, 24).unwrap();
+    assert_eq!(
+        t.to_linear_bytes(),
+        [
+            0, 1, 2, 255, 3, 4, 5, 255, 6, 7, 8, 255, 9, 10, 11, 255, 12, 13, 14, 255, 15, 16, 17,
+            255
+        ]
+    );
+}
+
+#[test]
+fn an_image_header_too_large_for_a_texture_is_refused_before_decoding() {
+    // A PNG claiming 65536 x 65536 RGBA8 (16 GiB, over MAX_BYTES): the IHDR
+    // of a real 1x1 file rewritten, so only the header is believable.
+    let mut png = encode(&rgba8(1, 1), ImageFormat::Png);
+    png[16..20].copy_from_slice(&65536u32.to_be_bytes());
+    png[20..24].copy_from_slice(&65536u32.to_be_bytes());
+    let crc = crc32(&png[12..29]);
+    png[29..33].copy_from_slice(&crc.to_be_bytes());
+    match load_bytes(&png) {
+        Err(Error::Container {
+            container: "image",
+            reason,
+        }) => assert!(
+            reason.starts_with("the image is no valid texture: ") && reason.contains("larger than"),
+            "{reason}"
+        ),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
 fn sixteen_bit_grey_png_keeps_its_codes_as_r16_unorm() {
     let px: Vec<u16> = vec![0, 1, 0x8000, 0xffff];
     let img = image::ImageBuffer::<image::Luma<u16>, _>::from_raw(2, 2, px).unwrap();
@@ -65,7 +113,7 @@ fn openexr_loads_as_rgba32_float_bit_exactly() {
         .as_chunks::<4>()
         .0
         .iter()
-        .map(|b| f32::from_le_bytes(*b))
+        .map(|&b| f32::from_le_bytes(b))
         .collect();
     assert_eq!(got, px);
 }

@@ -4,7 +4,9 @@
 //! Array"); Zstandard supercompressed input; and the clear errors for what
 //! KTX2 or quadtex cannot hold.
 
-use quadtex_format::io::{load_bytes, read_ktx2, vk_format, write_ktx2};
+use quadtex_format::io::{
+    load_bytes, load_bytes_limited, read_ktx2, vk_format, write_ktx2, ColorSpace,
+};
 use quadtex_format::{Error, Layout, Texture, TextureDesc, TextureFormat as F, TextureKind as K};
 
 /// Deterministic bytes (xorshift64*), so failures reproduce.
@@ -426,6 +428,136 @@ fn zstd_levels_that_lie_about_their_size_are_errors() {
     assert!(r.contains("decompresses to 513+"), "{r}");
 }
 
+/// A Zstandard frame of `n` copies of `byte` made of RLE blocks (RFC 8878
+/// section 3.1.1.2: a 3-byte header and one byte for up to 128 KiB), so a
+/// few bytes stand for a gigabyte. Window 1 MiB, no content size.
+fn rle_frame(n: usize, byte: u8) -> Vec<u8> {
+    const BLOCK: usize = 128 << 10;
+    let mut f = vec![0x28, 0xB5, 0x2F, 0xFD, 0x00, 10 << 3];
+    let mut left = n;
+    while left > 0 {
+        let size = left.min(BLOCK);
+        left -= size;
+        let header = (size as u32) << 3 | 1 << 1 | u32::from(left == 0);
+        f.extend_from_slice(&header.to_le_bytes()[..3]);
+        f.push(byte);
+    }
+    f
+}
+
+/// A one-level 2D `R8G8B8A8_UNORM` KTX2 file of `width x height` whose
+/// level is the Zstandard `frame`, claiming `claimed` uncompressed bytes.
+fn zstd_rgba8_file(width: u32, height: u32, claimed: u64, frame: &[u8]) -> Vec<u8> {
+    let d = TextureDesc::d2(F::Rgba8Unorm, 1, 1);
+    let f = write_ktx2(&Texture::new(d, Layout::Linear).unwrap()).unwrap();
+    let mut out = f[..level_entry(&f, 0).0 as usize].to_vec();
+    out[20..24].copy_from_slice(&width.to_le_bytes());
+    out[24..28].copy_from_slice(&height.to_le_bytes());
+    out[44..48].copy_from_slice(&2u32.to_le_bytes());
+    let offset = out.len() as u64;
+    out[80..88].copy_from_slice(&offset.to_le_bytes());
+    out[88..96].copy_from_slice(&(frame.len() as u64).to_le_bytes());
+    out[96..104].copy_from_slice(&claimed.to_le_bytes());
+    out.extend_from_slice(frame);
+    out
+}
+
+#[test]
+fn a_zstd_level_is_checked_against_the_size_its_header_implies() {
+    // The frame helper is sound: 300 KiB of 0x5A in three blocks reads back.
+    let frame = rle_frame(320 * 240 * 4, 0x5A);
+    assert_eq!(frame.len(), 6 + 3 * 4);
+    let t = read_ktx2(&zstd_rgba8_file(320, 240, 320 * 240 * 4, &frame)).unwrap();
+    assert_eq!(
+        t.desc(),
+        &TextureDesc::d2(F::Rgba8Unorm, 320, 240).with_levels(1)
+    );
+    assert!(t.bytes().iter().all(|&b| b == 0x5A));
+
+    // A 33 KB file: 1 GiB of RLE blocks in a level whose header implies
+    // 64 x 64 RGBA8 (16 KiB). Decoding stops one byte past the level.
+    let bomb = rle_frame(1 << 30, 0);
+    assert!(bomb.len() < 33_000, "{}", bomb.len());
+    let start = std::time::Instant::now();
+    let r = container_error(&zstd_rgba8_file(64, 64, 16384, &bomb));
+    assert_eq!(r, "level 0 decompresses to 16385+ bytes, expected 16384");
+    // Decoding the gigabyte takes seconds; stopping takes microseconds.
+    assert!(start.elapsed().as_millis() < 500, "{:?}", start.elapsed());
+
+    // The same frame claimed as 1 GiB for the 64 x 64 level: refused
+    // before anything is decoded.
+    let r = container_error(&zstd_rgba8_file(64, 64, 1 << 30, &bomb));
+    assert_eq!(
+        r,
+        "level 0 holds 1073741824 bytes, the header implies 16384"
+    );
+
+    // A header of 16384 x 16384 (1 GiB, the claim matching it) and a frame
+    // of 1 KiB: an error at the frame's end, the gigabyte never written.
+    let start = std::time::Instant::now();
+    let r = container_error(&zstd_rgba8_file(16384, 16384, 1 << 30, &rle_frame(1024, 0)));
+    assert_eq!(r, "level 0 decompresses to 1024 bytes, expected 1073741824");
+    assert!(start.elapsed().as_millis() < 500, "{:?}", start.elapsed());
+}
+
+#[test]
+fn a_cap_on_the_texture_size_refuses_a_zstd_bomb_before_decoding() {
+    // 16384 x 16384 RGBA8 from a 33 KB file: valid (1 GiB is under the
+    // 8 GiB MAX_BYTES), so the caller's cap is what keeps it out.
+    let file = zstd_rgba8_file(16384, 16384, 1 << 30, &rle_frame(1 << 30, 0));
+    let start = std::time::Instant::now();
+    match load_bytes_limited(&file, ColorSpace::Srgb, 256 << 20) {
+        Err(Error::Container { container, reason }) => {
+            assert_eq!(container, "KTX2");
+            assert_eq!(
+                reason,
+                "the texture takes 1073741824 bytes, more than the limit of 268435456"
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(start.elapsed().as_millis() < 100, "{:?}", start.elapsed());
+    // At the cap exactly, a texture loads.
+    let small = zstd_rgba8_file(64, 64, 16384, &rle_frame(16384, 7));
+    let t = load_bytes_limited(&small, ColorSpace::Srgb, 16384).unwrap();
+    assert_eq!(t.bytes(), &[7u8; 16384][..]);
+    assert!(load_bytes_limited(&small, ColorSpace::Srgb, 16383).is_err());
+}
+
+#[test]
+fn dfd_total_size_must_equal_the_descriptor_length() {
+    let f = small_file();
+    let dfd = u32_at(&f, 48) as usize;
+    let length = u32_at(&f, 52);
+    // dfdTotalSize, its own first word, agrees with the index; RGBA8's
+    // Basic block is 24 + 4 x 16 bytes.
+    assert_eq!((u32_at(&f, dfd), length), (92, 92));
+    // dfdTotalSize alone off by 4 either way: accepted before.
+    for total in [88u32, 96] {
+        let mut g = f.clone();
+        g[dfd..dfd + 4].copy_from_slice(&total.to_le_bytes());
+        assert_eq!(
+            container_error(&g),
+            format!("dfdTotalSize {total} disagrees with dfdByteLength 92")
+        );
+    }
+    // Both say 96: the block fills 88 of the 92 bytes after the size word.
+    let mut g = f.clone();
+    g[dfd..dfd + 4].copy_from_slice(&96u32.to_le_bytes());
+    g[52..56].copy_from_slice(&96u32.to_le_bytes());
+    assert_eq!(
+        container_error(&g),
+        "DFD block at byte 92 is cut off: dfdTotalSize 96 leaves 4 bytes for its 8-byte header"
+    );
+    // The block claims 4 bytes more than dfdTotalSize leaves it.
+    let mut g = f.clone();
+    g[dfd + 4 + 6..dfd + 4 + 8].copy_from_slice(&92u16.to_le_bytes());
+    assert_eq!(
+        container_error(&g),
+        "DFD block at byte 4 has descriptorBlockSize 92, but dfdTotalSize 92 leaves 88 bytes for it"
+    );
+}
+
 /// Writes every format in every kind it allows to `$QUADTEX_KTX2_DUMP`
 /// (default: `ktx2-dump` in the system temp folder) for the independent
 /// check in `tests/fixtures/ktx2/check_with_ktx_parse.mjs`. Ignored: run it
@@ -491,7 +623,7 @@ fn zstd_bombs_are_refused_before_decompressing() {
     let t = read_ktx2(&f).unwrap();
     assert!(t.to_linear_bytes().iter().all(|&b| b == 0));
     // 32768 x 16384 RGBA8: 2 GiB of zeros in 64 KiB. Refused by the
-    // loader's limit before a byte is decompressed (it used to decode all
+    // Zstandard limit (io::MAX_ZSTD_BYTES) before a byte is decompressed (it used to decode all
     // of it: a 2 GiB allocation).
     let n = 32768u64 * 16384 * 4;
     let mut f = with_zstd_level(&one_level_file(), &zstd_zeros(n), n);
@@ -500,7 +632,7 @@ fn zstd_bombs_are_refused_before_decompressing() {
     assert!(f.len() < 70_000);
     let r = container_error(&f);
     assert!(
-        r.contains("more than the loaders' limit of 1073741824"),
+        r.contains("2147483648 bytes, more than the limit of 1073741824"),
         "{r}"
     );
     // A stream that decodes past what the level should hold is an error

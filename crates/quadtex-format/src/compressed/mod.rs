@@ -88,19 +88,19 @@ pub fn decode_block(format: TextureFormat, block: &[u8], out: &mut [[f32; 4]]) -
         BlockKind::Bc5 => {
             let mut rg = [0f32; 32];
             bcdec_rs::bc5_float(block, &mut rg, 8, snorm);
-            for (t, rg) in out.iter_mut().zip(rg.as_chunks::<2>().0) {
-                *t = [rg[0], rg[1], 0.0, 1.0];
+            for (t, &[r, g]) in out.iter_mut().zip(rg.as_chunks::<2>().0) {
+                *t = [r, g, 0.0, 1.0];
             }
         }
         BlockKind::Bc6h => {
             let mut hf = [0u16; 48];
             let signed = format == TextureFormat::Bc6hSfloat;
             bcdec_rs::bc6h_half(block, &mut hf, 12, signed);
-            for (t, c) in out.iter_mut().zip(hf.as_chunks::<3>().0) {
+            for (t, &[r, g, b]) in out.iter_mut().zip(hf.as_chunks::<3>().0) {
                 *t = [
-                    f16::from_bits(c[0]).to_f32(),
-                    f16::from_bits(c[1]).to_f32(),
-                    f16::from_bits(c[2]).to_f32(),
+                    f16::from_bits(r).to_f32(),
+                    f16::from_bits(g).to_f32(),
+                    f16::from_bits(b).to_f32(),
                     1.0,
                 ];
             }
@@ -149,8 +149,8 @@ pub fn decode_block(format: TextureFormat, block: &[u8], out: &mut [[f32; 4]]) -
 
 /// 8-bit RGBA texels to floats, sRGB-decoding colour when asked.
 fn rgba8_to_f32(px: &[u8], out: &mut [[f32; 4]], srgb: bool) {
-    for (t, p) in out.iter_mut().zip(px.as_chunks::<4>().0) {
-        *t = rgba8_texel([p[0], p[1], p[2], p[3]], srgb);
+    for (t, &p) in out.iter_mut().zip(px.as_chunks::<4>().0) {
+        *t = rgba8_texel(p, srgb);
     }
 }
 

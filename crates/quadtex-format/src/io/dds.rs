@@ -32,10 +32,10 @@
 
 use ddsfile::{Caps2, D3D10ResourceDimension, DxgiFormat, FourCC, MiscFlag, PixelFormatFlags};
 
-use crate::desc::{TextureDesc, TextureKind};
+use crate::desc::{TextureDesc, TextureKind, MAX_BYTES};
 use crate::error::{Error, Result};
 use crate::format::TextureFormat;
-use crate::texture::{Layout, Texture};
+use crate::texture::{LinearBuilder, Texture};
 
 const CONTAINER: &str = "DDS";
 
@@ -381,8 +381,16 @@ fn dxgi_pixels(f: DxgiFormat) -> Result<Pixels> {
 /// Errors (all [`Error::Container`]) for a malformed or truncated file, a
 /// format quadtex cannot hold (YUV, palettes, partial cube maps, ...) and
 /// headers that describe no valid texture (the limits of
-/// [`TextureDesc::validate`]).
+/// [`TextureDesc::validate`]). The texel data is checked against the
+/// header before anything is allocated; what is allocated is the texture,
+/// at most four times the data it is made of (8-bit grey expands to
+/// RGBA8).
 pub fn read_dds(bytes: &[u8]) -> Result<Texture> {
+    read_dds_limited(bytes, MAX_BYTES)
+}
+
+/// [`read_dds`] refusing textures of more than `max_texture_bytes`.
+pub(super) fn read_dds_limited(bytes: &[u8], max_texture_bytes: u64) -> Result<Texture> {
     let Some(mut rest) = bytes.strip_prefix(b"DDS ") else {
         return Err(err("missing the `DDS ` magic number"));
     };
@@ -463,6 +471,7 @@ pub fn read_dds(bytes: &[u8]) -> Result<Texture> {
     };
     desc.validate()
         .map_err(|e| err(format!("the header describes no valid texture: {e}")))?;
+    super::check_size(CONTAINER, &desc, max_texture_bytes)?;
 
     // Where each level of layer 0 starts in the file, and how long one
     // layer's mip chain is; all checked against the data before allocating.
@@ -484,15 +493,26 @@ pub fn read_dds(bytes: &[u8]) -> Result<Texture> {
         )));
     }
 
-    let mut out = Vec::with_capacity(desc.total_bytes().ok_or_else(overflow)? as usize);
+    let mut out = LinearBuilder::new(desc)?;
+    let mut scratch = Vec::new();
     for l in 0..desc.levels as usize {
         for layer in 0..layers as u64 {
             let start = (layer * stride + level_starts[l]) as usize;
             let src = &data[start..start + level_sizes[l] as usize];
-            pixels.convert(src, &mut out);
+            match pixels {
+                Pixels::Direct(_) => out.extend_from_slice(src)?,
+                Pixels::Masked { bits, .. } => {
+                    // 16384 pixels at a time: the scratch stays small.
+                    for part in src.chunks(bits as usize / 8 * 16384) {
+                        scratch.clear();
+                        pixels.convert(part, &mut scratch);
+                        out.extend_from_slice(&scratch)?;
+                    }
+                }
+            }
         }
     }
-    Texture::from_linear_bytes(desc, Layout::Linear, &out)
+    out.finish()
 }
 
 #[cfg(test)]

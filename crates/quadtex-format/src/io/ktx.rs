@@ -22,10 +22,10 @@
 
 use std::io::Read;
 
-use crate::desc::TextureKind;
+use crate::desc::{TextureKind, MAX_BYTES};
 use crate::error::{Error, Result};
 use crate::format::TextureFormat;
-use crate::texture::{Layout, Texture};
+use crate::texture::{LinearBuilder, Texture};
 use crate::TextureDesc;
 
 const CONTAINER: &str = "KTX2";
@@ -169,14 +169,27 @@ pub fn format_from_vk(vk: u32) -> Option<TextureFormat> {
 
 /// Reads a KTX2 file: every level, layer and face it holds.
 ///
-/// Errors (all [`Error::Container`]) for a malformed or truncated file, a
-/// `vkFormat` quadtex lacks, Basis Universal content (BasisLZ or UASTC),
-/// ZLIB supercompression, and headers that describe no valid texture (the
-/// sizes of [`TextureDesc::validate`]). Level sizes are checked against the
-/// header before any texel storage is allocated.
+/// Errors (all [`Error::Container`]) for a malformed or truncated file
+/// (a `dfdTotalSize` that disagrees with `dfdByteLength` or with the
+/// descriptor blocks' own sizes included), a `vkFormat` quadtex lacks,
+/// Basis Universal content (BasisLZ or UASTC), ZLIB supercompression, and
+/// headers that describe no valid texture (the sizes of
+/// [`TextureDesc::validate`], whose [`MAX_BYTES`] caps the whole texture).
+///
+/// Every level's size is computed from the format, extent, layers and
+/// faces; a level must hold exactly that (its `uncompressedByteLength` for
+/// Zstandard levels), checked before any texel storage is allocated.
+/// Zstandard levels are decompressed straight into the texture's storage,
+/// which is written only as decoded bytes arrive: a frame that decodes to
+/// less or to more is an error, found no later than one byte past the
+/// level's size, and a frame that keeps its word costs the texture once.
 pub fn read_ktx2(bytes: &[u8]) -> Result<Texture> {
-    check_dfd_total_size(bytes)?;
-    check_dfd_block_dimensions(bytes)?;
+    read_ktx2_limited(bytes, MAX_BYTES)
+}
+
+/// [`read_ktx2`] refusing textures of more than `max_texture_bytes`.
+pub(super) fn read_ktx2_limited(bytes: &[u8], max_texture_bytes: u64) -> Result<Texture> {
+    check_dfd(bytes)?;
     let reader = ktx2::Reader::new(bytes).map_err(|e| err(e.to_string()))?;
     let header = reader.header();
     let zstd = match header.supercompression_scheme {
@@ -213,14 +226,16 @@ pub fn read_ktx2(bytes: &[u8]) -> Result<Texture> {
     let desc = desc_from_header(&header, format)?;
     desc.validate()
         .map_err(|e| err(format!("the header describes no valid texture: {e}")))?;
-    if zstd {
-        super::check_load_size("KTX2", &desc)?;
-    }
+    let cap = if zstd {
+        max_texture_bytes.min(super::MAX_ZSTD_BYTES)
+    } else {
+        max_texture_bytes
+    };
+    super::check_size(CONTAINER, &desc, cap)?;
 
-    // Every level's size is checked before texel storage is allocated, so
-    // a header that lies about its extent cannot make us allocate more than
-    // the levels' claimed sizes, which the file (or, for zstd, the claimed
-    // uncompressed sizes of what it holds) must then actually deliver.
+    // Every level's size is checked before texel storage is allocated: a
+    // plain level must be in the file, so the file's length bounds the
+    // texture; a zstd level must claim exactly the size the header implies.
     let levels: Vec<ktx2::Level<'_>> = reader.levels().collect();
     if levels.len() != desc.levels as usize {
         return Err(err(format!(
@@ -242,113 +257,112 @@ pub fn read_ktx2(bytes: &[u8]) -> Result<Texture> {
                 "level {l} holds {stored} bytes, the header implies {expected}"
             )));
         }
-        sizes.push(expected as usize);
+        sizes.push(usize::try_from(expected).map_err(|_| err(format!("level {l} is too large")))?);
     }
 
-    let mut data = Vec::new();
-    let total: usize = sizes.iter().sum();
-    data.try_reserve_exact(total)
-        .map_err(|_| crate::Error::OutOfMemory(total as u64))?;
+    let mut out = LinearBuilder::new(desc)?;
     for (l, (level, &size)) in levels.iter().zip(&sizes).enumerate() {
         if zstd {
-            let start = data.len();
-            let mut decoder = ruzstd::decoding::StreamingDecoder::new(level.data)
-                .map_err(|e| err(format!("level {l}: zstd: {e}")))?;
-            // `take` bounds what a lying frame can make us hold to one byte
-            // past what the level should decode to.
-            (&mut decoder)
-                .take(size as u64 + 1)
-                .read_to_end(&mut data)
-                .map_err(|e| err(format!("level {l}: zstd: {e}")))?;
-            let got = data.len() - start;
-            if got != size {
-                return Err(err(format!(
-                    "level {l} decompresses to {got}{} bytes, expected {size}",
-                    if got > size { "+" } else { "" }
-                )));
-            }
+            decompress_level(l, level.data, size, &mut out)?;
         } else {
-            data.extend_from_slice(level.data);
+            out.extend_from_slice(level.data)?;
         }
     }
+    let mut texture = out.finish()?;
     if format == TextureFormat::Depth24UnormS8Uint {
-        d24s8_from_ktx(&mut data);
+        // Linear storage is the file's byte order.
+        d24s8_from_ktx(texture.bytes_mut());
     }
-    Texture::from_linear_bytes(desc, Layout::Linear, &data)
+    Ok(texture)
 }
 
-/// Refuses a Basic DFD block whose `texelBlockDimension` byte is 255:
-/// `ktx2` 0.5 adds 1 to it in a `u8` and panics (overflow, then a `None`
-/// unwrapped). Anything else malformed is left to `ktx2` to report.
-fn check_dfd_block_dimensions(bytes: &[u8]) -> Result<()> {
-    let word = |at: usize| -> Option<u32> {
-        Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
-    };
-    let (Some(offset), Some(length)) = (word(48), word(52)) else {
-        return Ok(());
-    };
-    let (offset, length) = (offset as usize, length as usize);
-    let Some(mut dfd) = bytes.get(offset.saturating_add(4)..offset.saturating_add(length)) else {
-        return Ok(());
-    };
-    while dfd.len() >= 8 {
-        let header = u32::from_le_bytes([dfd[0], dfd[1], dfd[2], dfd[3]]);
-        let size = u16::from_le_bytes([dfd[6], dfd[7]]) as usize;
-        if size < 8 || size > dfd.len() {
-            break;
+/// Decompresses level `l`, a Zstandard frame that must decode to exactly
+/// `size` bytes, onto the end of `out`.
+fn decompress_level(l: usize, src: &[u8], size: usize, out: &mut LinearBuilder) -> Result<()> {
+    let zstd_err = |e: &dyn std::fmt::Display| err(format!("level {l}: zstd: {e}"));
+    let mut decoder = ruzstd::decoding::StreamingDecoder::new(src).map_err(|e| zstd_err(&e))?;
+    let mut got = 0;
+    while got < size {
+        let room = out.spare(size - got);
+        let n = decoder.read(room).map_err(|e| zstd_err(&e))?;
+        if n == 0 {
+            return Err(err(format!(
+                "level {l} decompresses to {got} bytes, expected {size}"
+            )));
         }
-        // vendorId 0 (Khronos), descriptorType 0: a Basic block, whose
-        // texelBlockDimension0..3 are bytes 4..8 of its body.
-        if header == 0 && dfd[..size].get(12..16).is_some_and(|d| d.contains(&255)) {
-            return Err(err(
-                "DFD texelBlockDimension of 256 texels is not supported",
-            ));
-        }
-        dfd = &dfd[size..];
+        out.commit(n);
+        got += n;
+    }
+    // One byte more would be past the level: the frame lies.
+    if decoder.read(&mut [0u8]).map_err(|e| zstd_err(&e))? != 0 {
+        return Err(err(format!(
+            "level {l} decompresses to {}+ bytes, expected {size}",
+            size + 1
+        )));
     }
     Ok(())
 }
 
-/// The DFD's lengths must agree (KTX2 spec, "Data Format Descriptor"): its
-/// first word, `dfdTotalSize`, equals the index's `dfdByteLength` and
-/// 4 plus the sum of its blocks' `descriptorBlockSize`s.
-fn check_dfd_total_size(bytes: &[u8]) -> Result<()> {
+/// Checks the Data Format Descriptor's own sizes, which the `ktx2` crate
+/// does not: `dfdTotalSize` (its first word) must equal the index's
+/// `dfdByteLength`, and the descriptor blocks after it must fill exactly
+/// that many bytes (KTX 2.0 specification, "Data Format Descriptor").
+/// Also refuses a Basic block whose `texelBlockDimension` byte is 255:
+/// `ktx2` 0.5 adds 1 to it in a `u8` and panics. A DFD range outside the
+/// file is left to `ktx2` to report.
+fn check_dfd(bytes: &[u8]) -> Result<()> {
     let word = |at: usize| -> Option<u32> {
         Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
     };
     let (Some(offset), Some(length)) = (word(48), word(52)) else {
-        return Ok(()); // a short header: `ktx2` reports it
+        return Ok(());
     };
-    let (offset, length) = (offset as usize, length as usize);
-    let Some(dfd) = bytes.get(offset..offset.saturating_add(length)) else {
-        return Ok(()); // outside the file: `ktx2` reports it
+    let Some(dfd) = bytes.get(offset as usize..(offset as usize).saturating_add(length as usize))
+    else {
+        return Ok(());
     };
     let Some(total) = dfd
         .get(..4)
         .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
     else {
-        return Err(err("the DFD is shorter than its dfdTotalSize word"));
+        return Err(err(format!(
+            "dfdByteLength {length} is too short for dfdTotalSize"
+        )));
     };
-    if total as usize != length {
+    if total != length {
         return Err(err(format!(
             "dfdTotalSize {total} disagrees with dfdByteLength {length}"
         )));
     }
     let mut blocks = &dfd[4..];
+    let mut at = 4usize;
     while !blocks.is_empty() {
-        let Some(size) = blocks
-            .get(6..8)
-            .map(|s| u16::from_le_bytes([s[0], s[1]]) as usize)
-        else {
-            return Err(err("a DFD block header runs past dfdTotalSize"));
+        let Some(&[h0, h1, h2, h3, _, _, s0, s1]) = blocks.first_chunk::<8>() else {
+            return Err(err(format!(
+                "DFD block at byte {at} is cut off: dfdTotalSize {total} leaves {} bytes \
+                 for its 8-byte header",
+                blocks.len()
+            )));
         };
+        let size = u16::from_le_bytes([s0, s1]) as usize;
         if size < 8 || size > blocks.len() {
             return Err(err(format!(
-                "a DFD block of {size} bytes does not fit the {} bytes dfdTotalSize leaves",
+                "DFD block at byte {at} has descriptorBlockSize {size}, but dfdTotalSize \
+                 {total} leaves {} bytes for it",
                 blocks.len()
             )));
         }
+        // vendorId 0 (Khronos), descriptorType 0: a Basic block, whose
+        // texelBlockDimension0..3 are bytes 4..8 of its body.
+        if [h0, h1, h2, h3] == [0; 4]
+            && blocks[..size].get(12..16).is_some_and(|d| d.contains(&255))
+        {
+            return Err(err(
+                "DFD texelBlockDimension of 256 texels is not supported",
+            ));
+        }
         blocks = &blocks[size..];
+        at += size;
     }
     Ok(())
 }
@@ -419,18 +433,18 @@ fn desc_from_header(h: &ktx2::Header, format: TextureFormat) -> Result<TextureDe
 /// (stencil 7:0, depth 31:8).
 fn d24s8_to_ktx(data: &mut [u8]) {
     for t in data.as_chunks_mut::<4>().0 {
-        let w = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+        let w = u32::from_le_bytes(*t);
         let k = ((w & 0x00ff_ffff) << 8) | (w >> 24);
-        t.copy_from_slice(&k.to_le_bytes());
+        *t = k.to_le_bytes();
     }
 }
 
 /// KTX2's `D24_UNORM_S8_UINT` words to ours (see [`d24s8_to_ktx`]).
 fn d24s8_from_ktx(data: &mut [u8]) {
     for t in data.as_chunks_mut::<4>().0 {
-        let k = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+        let k = u32::from_le_bytes(*t);
         let w = (k >> 8) | ((k & 0xff) << 24);
-        t.copy_from_slice(&w.to_le_bytes());
+        *t = w.to_le_bytes();
     }
 }
 
@@ -560,6 +574,7 @@ pub fn save_ktx2(texture: &Texture, path: impl AsRef<std::path::Path>) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::texture::Layout;
 
     #[test]
     fn vk_format_numbers_carry_the_vulkan_names() {

@@ -13,9 +13,21 @@
 //! length before anything is allocated, and bad input is an
 //! [`Error::Container`], never a panic. Mip generation lives in
 //! [`crate::mip`], not here: loaders return the levels the file holds.
+//!
+//! Memory: a loaded texture takes at most [`MAX_BYTES`] (8 GiB, the limit
+//! of [`crate::TextureDesc::validate`]), or the tighter cap given to
+//! [`load_bytes_limited`]; a file describing more is refused before its
+//! texels are allocated or decoded. Files that hold their texels plainly
+//! (KTX2 without supercompression, DDS) are checked against their own
+//! length first, so they cost at most a small multiple of their size.
+//! Zstandard levels and image files decode to more than they hold: their
+//! storage grows only as decoded bytes arrive, and decoding stops one byte
+//! past the size the header implies. Allocation failure is
+//! [`Error::OutOfMemory`], not an abort.
 
 use std::path::Path;
 
+use crate::desc::{TextureDesc, MAX_BYTES};
 use crate::error::{Error, Result};
 use crate::texture::Texture;
 
@@ -26,30 +38,15 @@ mod png;
 
 pub use dds::read_dds;
 
-/// The most texel bytes [`read_ktx2`] decodes from one file: 1 GiB. With
-/// Zstandard supercompression a small file can describe far more (a stream
-/// of zeros compresses 2 GiB into 33 KB), so the declared size is checked
-/// against this before anything is allocated or decompressed. (DDS files
-/// and uncompressed KTX2 files must hold every byte they describe, which
-/// is checked against the file's length; the `image` crate applies its own
-/// allocation limits.) [`Texture::new`] alone allows up to
-/// [`crate::desc::MAX_BYTES`].
-pub const MAX_LOAD_BYTES: u64 = 1 << 30;
+/// The most texel bytes a Zstandard-supercompressed KTX2 file may
+/// describe: 1 GiB. Such a file can describe far more than it holds (a
+/// 64 KiB stream of RLE blocks decodes to 2 GiB), so with the default
+/// limits its texture is refused above this before anything is allocated
+/// or decompressed; [`load_bytes_limited`] takes a lower cap still. Plain
+/// KTX2 and DDS files must hold every byte they describe (checked against
+/// the file's length), so they are bounded by the file itself.
+pub const MAX_ZSTD_BYTES: u64 = 1 << 30;
 
-/// Refuses a description whose texels exceed [`MAX_LOAD_BYTES`].
-fn check_load_size(container: &'static str, desc: &crate::TextureDesc) -> Result<()> {
-    match desc.total_bytes() {
-        Some(n) if n <= MAX_LOAD_BYTES => Ok(()),
-        n => Err(Error::container(
-            container,
-            format!(
-                "the header describes {} bytes of texels, more than the loaders' limit of \
-                 {MAX_LOAD_BYTES}",
-                n.map_or("too many".to_string(), |n| n.to_string())
-            ),
-        )),
-    }
-}
 pub use ktx::{format_from_vk, read_ktx2, save_ktx2, vk_format, write_ktx2};
 pub use picture::load_image;
 pub use png::{encode_png, save_png, save_png_slice};
@@ -108,14 +105,44 @@ pub fn load_bytes(bytes: &[u8]) -> Result<Texture> {
 
 /// [`load_bytes`] with the colour space 8-bit image files are read in.
 pub fn load_bytes_with(bytes: &[u8], color_space: ColorSpace) -> Result<Texture> {
+    load_bytes_limited(bytes, color_space, MAX_BYTES)
+}
+
+/// [`load_bytes_with`] with a cap on the texture's size: a file whose
+/// texture takes more than `max_texture_bytes` bytes (every level, layer
+/// and sample, as [`TextureDesc::total_bytes`] counts them) is an
+/// [`Error::Container`] before any of its texels are allocated or decoded.
+/// The other loaders use [`MAX_BYTES`], the most any texture may take;
+/// callers that must bound memory more tightly (a service, a fuzzer) pass
+/// less. A cap above [`MAX_BYTES`] changes nothing.
+pub fn load_bytes_limited(
+    bytes: &[u8],
+    color_space: ColorSpace,
+    max_texture_bytes: u64,
+) -> Result<Texture> {
+    let max = max_texture_bytes.min(MAX_BYTES);
     match detect(bytes) {
-        ContainerKind::Ktx2 => read_ktx2(bytes),
-        ContainerKind::Dds => read_dds(bytes),
+        ContainerKind::Ktx2 => ktx::read_ktx2_limited(bytes, max),
+        ContainerKind::Dds => dds::read_dds_limited(bytes, max),
         ContainerKind::Image if bytes.starts_with(&KTX1_MAGIC) => Err(Error::container(
             "KTX",
             "KTX 1.1 files are not read; convert to KTX2 (ktx convert)",
         )),
-        ContainerKind::Image => load_image(bytes, color_space),
+        ContainerKind::Image => picture::load_image_limited(bytes, color_space, None, max),
+    }
+}
+
+/// Refuses `desc` (valid) when its texture takes more than `max` bytes.
+pub(crate) fn check_size(container: &'static str, desc: &TextureDesc, max: u64) -> Result<()> {
+    match desc.total_bytes() {
+        Some(n) if n <= max => Ok(()),
+        n => Err(Error::container(
+            container,
+            format!(
+                "the texture takes {} bytes, more than the limit of {max}",
+                n.map_or_else(|| "too many".to_owned(), |n| n.to_string())
+            ),
+        )),
     }
 }
 
@@ -132,7 +159,7 @@ pub fn load_file_with(path: impl AsRef<Path>, color_space: ColorSpace) -> Result
         // TGA has no magic number: the extension says what it is.
         ContainerKind::Image if !bytes.starts_with(&KTX1_MAGIC) => {
             let hint = image::ImageFormat::from_path(path).ok();
-            picture::load_image_hinted(&bytes, color_space, hint)
+            picture::load_image_limited(&bytes, color_space, hint, MAX_BYTES)
         }
         _ => load_bytes_with(&bytes, color_space),
     }

@@ -24,12 +24,12 @@
 
 use std::io::Cursor;
 
-use image::DynamicImage;
+use image::{DynamicImage, ImageDecoder};
 
-use crate::desc::{TextureDesc, MAX_EXTENT};
+use crate::desc::{TextureDesc, MAX_BYTES, MAX_EXTENT};
 use crate::error::{Error, Result};
 use crate::format::TextureFormat;
-use crate::texture::{Layout, Texture};
+use crate::texture::{LinearBuilder, Texture};
 
 use super::ColorSpace;
 
@@ -41,17 +41,25 @@ fn err(reason: impl Into<String>) -> Error {
 
 /// Decodes an image file (any format the `image` crate was built with) to a
 /// one-level 2D texture; see the module docs for the format chosen.
-/// `color_space` picks sRGB or UNORM for 8-bit colour.
+/// `color_space` picks sRGB or UNORM for 8-bit colour. The header's
+/// extent is checked (at most [`MAX_EXTENT`] a side, and the texture at
+/// most [`MAX_BYTES`]) before anything is decoded, and the decoder may
+/// allocate at most 512 MiB (the `image` crate's default).
 pub fn load_image(bytes: &[u8], color_space: ColorSpace) -> Result<Texture> {
-    load_image_hinted(bytes, color_space, None)
+    load_image_limited(bytes, color_space, None, MAX_BYTES)
 }
 
-/// [`load_image`] with a format to fall back on when the bytes have no
-/// magic number (TGA has none): the file name's extension.
-pub(super) fn load_image_hinted(
+/// The most the `image` decoder may allocate (its own default).
+const DECODER_ALLOC: u64 = 512 << 20;
+
+/// [`load_image`] refusing textures of more than `max_texture_bytes`,
+/// with a format to fall back on when the bytes have no magic number (TGA
+/// has none): the file name's extension.
+pub(super) fn load_image_limited(
     bytes: &[u8],
     color_space: ColorSpace,
     hint: Option<image::ImageFormat>,
+    max_texture_bytes: u64,
 ) -> Result<Texture> {
     let mut reader = image::ImageReader::new(Cursor::new(bytes))
         .with_guessed_format()
@@ -65,13 +73,31 @@ pub(super) fn load_image_hinted(
         return Err(err("not a recognised image file (nor KTX2 nor DDS)"));
     }
     // The decoder checks dimensions against these before it allocates, so
-    // a header claiming 100000 x 100000 is refused up front.
+    // a header claiming 100000 x 100000 is refused up front. Its buffers
+    // are no larger than the texture (nothing shrinks on the way), so the
+    // texture cap bounds them too.
+    let alloc = DECODER_ALLOC.min(max_texture_bytes);
     let mut limits = image::Limits::default();
     limits.max_image_width = Some(MAX_EXTENT);
     limits.max_image_height = Some(MAX_EXTENT);
+    limits.max_alloc = Some(alloc);
     reader.limits(limits);
-    let img = reader.decode().map_err(|e| err(e.to_string()))?;
-    from_dynamic(img, color_space)
+    let decoder = reader.into_decoder().map_err(|e| err(e.to_string()))?;
+    let (w, h) = decoder.dimensions();
+    let desc = TextureDesc::d2(format_for(decoder.color_type(), color_space), w, h).with_levels(1);
+    desc.validate()
+        .map_err(|e| err(format!("the image is no valid texture: {e}")))?;
+    super::check_size(CONTAINER, &desc, max_texture_bytes)?;
+    // `ImageReader::decode` makes this check; going through the decoder
+    // (to see the header first) is left to us.
+    if decoder.total_bytes() > alloc {
+        return Err(err(format!(
+            "decoding the {w}x{h} image takes {} bytes, more than the limit of {alloc}",
+            decoder.total_bytes()
+        )));
+    }
+    let img = DynamicImage::from_decoder(decoder).map_err(|e| err(e.to_string()))?;
+    from_dynamic(img, desc)
 }
 
 fn srgb_or(color_space: ColorSpace, srgb: TextureFormat, unorm: TextureFormat) -> TextureFormat {
@@ -81,68 +107,82 @@ fn srgb_or(color_space: ColorSpace, srgb: TextureFormat, unorm: TextureFormat) -
     }
 }
 
-fn u16_bytes(v: impl IntoIterator<Item = u16>) -> Vec<u8> {
-    v.into_iter().flat_map(u16::to_le_bytes).collect()
+/// The format an image of `color` becomes (see the module docs).
+fn format_for(color: image::ColorType, cs: ColorSpace) -> TextureFormat {
+    use image::ColorType as C;
+    use TextureFormat as F;
+    match color {
+        C::L8 => srgb_or(cs, F::R8Srgb, F::R8Unorm),
+        C::La8 | C::Rgb8 | C::Rgba8 => srgb_or(cs, F::Rgba8Srgb, F::Rgba8Unorm),
+        C::L16 => F::R16Unorm,
+        C::La16 | C::Rgb16 | C::Rgba16 => F::Rgba16Unorm,
+        // Float images (HDR, EXR) and any colour type a later `image` adds.
+        _ => F::Rgba32Float,
+    }
 }
 
-/// The texture for a decoded image.
-fn from_dynamic(img: DynamicImage, cs: ColorSpace) -> Result<Texture> {
-    use TextureFormat as F;
-    let (w, h) = (img.width(), img.height());
-    let (format, bytes) = match img {
-        DynamicImage::ImageLuma8(b) => (srgb_or(cs, F::R8Srgb, F::R8Unorm), b.into_raw()),
-        DynamicImage::ImageLumaA8(b) => {
-            let px = b
-                .into_raw()
-                .as_chunks::<2>()
-                .0
-                .iter()
-                .flat_map(|p| [p[0], p[0], p[0], p[1]])
-                .collect();
-            (srgb_or(cs, F::Rgba8Srgb, F::Rgba8Unorm), px)
-        }
+/// Texels converted per batch on their way into the texture.
+const BATCH: usize = 4096;
+
+/// Appends `src`'s texels, `N` values each, to `out` through `f`, a batch
+/// at a time: no second copy of the whole image is made.
+fn extend_mapped<T: Copy, const N: usize, const M: usize>(
+    out: &mut LinearBuilder,
+    src: &[T],
+    f: impl Fn([T; N]) -> [u8; M],
+) -> Result<()> {
+    let mut batch = Vec::with_capacity(BATCH * M);
+    for part in src.as_chunks::<N>().0.chunks(BATCH) {
+        batch.clear();
+        batch.extend(part.iter().flat_map(|&p| f(p)));
+        out.extend_from_slice(&batch)?;
+    }
+    Ok(())
+}
+
+/// Four 16-bit values, little-endian.
+fn le16(v: [u16; 4]) -> [u8; 8] {
+    let mut b = [0; 8];
+    for (d, v) in b.as_chunks_mut::<2>().0.iter_mut().zip(v) {
+        *d = v.to_le_bytes();
+    }
+    b
+}
+
+/// Four 32-bit floats, little-endian.
+fn le32(v: [f32; 4]) -> [u8; 16] {
+    let mut b = [0; 16];
+    for (d, v) in b.as_chunks_mut::<4>().0.iter_mut().zip(v) {
+        *d = v.to_le_bytes();
+    }
+    b
+}
+
+/// The texture `desc` (from [`format_for`] of the image's colour type)
+/// holding a decoded image.
+fn from_dynamic(img: DynamicImage, desc: TextureDesc) -> Result<Texture> {
+    let mut out = LinearBuilder::new(desc)?;
+    match img {
+        DynamicImage::ImageLuma8(b) => out.extend_from_slice(b.as_raw())?,
+        DynamicImage::ImageLumaA8(b) => extend_mapped(&mut out, b.as_raw(), |[l, a]| [l, l, l, a])?,
         DynamicImage::ImageRgb8(b) => {
-            let px = b
-                .into_raw()
-                .as_chunks::<3>()
-                .0
-                .iter()
-                .flat_map(|p| [p[0], p[1], p[2], 0xff])
-                .collect();
-            (srgb_or(cs, F::Rgba8Srgb, F::Rgba8Unorm), px)
+            extend_mapped(&mut out, b.as_raw(), |[r, g, b]| [r, g, b, 0xff])?
         }
-        DynamicImage::ImageRgba8(b) => (srgb_or(cs, F::Rgba8Srgb, F::Rgba8Unorm), b.into_raw()),
-        DynamicImage::ImageLuma16(b) => (F::R16Unorm, u16_bytes(b.into_raw())),
+        DynamicImage::ImageRgba8(b) => out.extend_from_slice(b.as_raw())?,
+        DynamicImage::ImageLuma16(b) => {
+            extend_mapped(&mut out, b.as_raw(), |[l]: [u16; 1]| l.to_le_bytes())?
+        }
         DynamicImage::ImageLumaA16(b) => {
-            let raw = b.into_raw();
-            let px = raw
-                .as_chunks::<2>()
-                .0
-                .iter()
-                .flat_map(|p| [p[0], p[0], p[0], p[1]]);
-            (F::Rgba16Unorm, u16_bytes(px))
+            extend_mapped(&mut out, b.as_raw(), |[l, a]| le16([l, l, l, a]))?
         }
         DynamicImage::ImageRgb16(b) => {
-            let raw = b.into_raw();
-            let px = raw
-                .as_chunks::<3>()
-                .0
-                .iter()
-                .flat_map(|p| [p[0], p[1], p[2], u16::MAX]);
-            (F::Rgba16Unorm, u16_bytes(px))
+            extend_mapped(&mut out, b.as_raw(), |[r, g, b]| le16([r, g, b, u16::MAX]))?
         }
-        DynamicImage::ImageRgba16(b) => (F::Rgba16Unorm, u16_bytes(b.into_raw())),
+        DynamicImage::ImageRgba16(b) => extend_mapped(&mut out, b.as_raw(), le16)?,
         // Float images (HDR, EXR) and any variant a later `image` adds.
-        other => {
-            let px = other.into_rgba32f().into_raw();
-            let bytes = px.into_iter().flat_map(f32::to_le_bytes).collect();
-            (F::Rgba32Float, bytes)
-        }
-    };
-    let desc = TextureDesc::d2(format, w, h).with_levels(1);
-    desc.validate()
-        .map_err(|e| err(format!("decoded image is no valid texture: {e}")))?;
-    Texture::from_linear_bytes(desc, Layout::Linear, &bytes)
+        other => extend_mapped(&mut out, other.into_rgba32f().as_raw(), le32)?,
+    }
+    out.finish()
 }
 
 #[cfg(test)]

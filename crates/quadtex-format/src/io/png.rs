@@ -9,8 +9,8 @@
 //!   transfer function: a UNORM texture's codes are written as they are.
 //! - SNORM: `(v + 1) / 2 x 255`, so 0 is mid-grey, as normal maps are shown.
 //! - Float (16/32-bit, the small unsigned floats, BC6H): colour tone-mapped
-//!   with Reinhard `x / (1 + x)` (negatives and NaN to 0), then sRGB-encoded;
-//!   alpha clamped to [0, 1].
+//!   with Reinhard `x / (1 + x)` (its limit 1, white, for +Inf; negatives,
+//!   -Inf and NaN to 0), then sRGB-encoded; alpha clamped to [0, 1].
 //! - UINT/SINT: the component's full range (from its bit width) stretched
 //!   over 0..255, so `R8_UINT` writes its codes and a 10-bit field's 1023 is
 //!   255.
@@ -25,7 +25,7 @@
 use image::ImageEncoder;
 
 use crate::compressed::{self, MAX_BLOCK_TEXELS};
-use crate::error::{Error, Result};
+use crate::error::{try_filled, Error, Result};
 use crate::format::{ChannelKind, TextureFormat};
 use crate::texel::{self, linear_to_srgb, Texel};
 use crate::texture::{TexelAddr, Texture};
@@ -60,16 +60,16 @@ pub fn encode_png(texture: &Texture, level: u32, layer: u32, z: u32) -> Result<V
     } else {
         vec![0, 1, 2]
     };
-    let mut buf = Vec::with_capacity(texels.len() * channels.len());
-    for t in &texels {
-        for &c in &channels {
-            buf.push(if stored[c] {
+    let mut buf = try_filled(texels.len() * channels.len(), 0u8, "PNG pixels")?;
+    for (px, t) in buf.chunks_mut(channels.len()).zip(&texels) {
+        for (p, &c) in px.iter_mut().zip(&channels) {
+            *p = if stored[c] {
                 to_8bit(format, c, *t)
             } else if c == 3 {
                 255
             } else {
                 0
-            });
+            };
         }
     }
     let color = match channels.len() {
@@ -119,7 +119,7 @@ fn decode_slice(texture: &Texture, level: u32, layer: u32, z: u32) -> Result<Vec
         // A block at a time: decoding per texel would decode each block
         // `bw * bh` times.
         let (bw, bh) = format.block_extent();
-        let mut out = vec![Texel::Float([0.0; 4]); w * h];
+        let mut out = try_filled(w * h, Texel::Float([0.0; 4]), "decoded texels")?;
         let mut block = [[0.0f32; 4]; MAX_BLOCK_TEXELS];
         for by in 0..e.height.div_ceil(bh) {
             for bx in 0..e.width.div_ceil(bw) {
@@ -141,14 +141,13 @@ fn decode_slice(texture: &Texture, level: u32, layer: u32, z: u32) -> Result<Vec
         Ok(out)
     } else {
         let aspect = format.default_aspect();
-        let mut out = Vec::with_capacity(w * h);
-        for y in 0..e.height {
-            for x in 0..e.width {
-                let bytes = texture
-                    .texel_block(TexelAddr::new(level, layer, 0, x, y, z))
-                    .ok_or_else(missing)?;
-                out.push(texel::decode(format, aspect, bytes)?);
-            }
+        let mut out = try_filled(w * h, Texel::Float([0.0; 4]), "decoded texels")?;
+        for (i, t) in out.iter_mut().enumerate() {
+            let (x, y) = ((i % w) as u32, (i / w) as u32);
+            let bytes = texture
+                .texel_block(TexelAddr::new(level, layer, 0, x, y, z))
+                .ok_or_else(missing)?;
+            *t = texel::decode(format, aspect, bytes)?;
         }
         Ok(out)
     }
@@ -177,7 +176,7 @@ fn to_8bit(format: TextureFormat, c: usize, t: Texel) -> u8 {
         (Texel::Float(v), ChannelKind::Snorm) => unit((v[c] as f64 + 1.0) * 0.5),
         (Texel::Float(v), ChannelKind::Float) if c < 3 => {
             let x = v[c] as f64;
-            // x / (1 + x) is NaN at +Inf, whose limit is white.
+            // `x / (1 + x)` is Inf / Inf = NaN at +Inf; its limit there is 1.
             let x = if x.is_nan() || x <= 0.0 {
                 0.0
             } else if x == f64::INFINITY {
@@ -253,15 +252,24 @@ mod tests {
     }
 
     #[test]
-    fn infinite_float_texels_are_white_and_nan_black() {
-        // +Inf is the tone map's limit, 1.0 (white); -Inf and NaN are 0.
-        let px: Vec<u8> = [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, 1.0]
+    fn float_infinity_is_white_and_minus_infinity_and_nan_are_black() {
+        // +Inf, -Inf, NaN colour; alpha +Inf clamps to 1.
+        let px: Vec<u8> = [f32::INFINITY, f32::NEG_INFINITY, f32::NAN, f32::INFINITY]
             .iter()
             .flat_map(|v| v.to_le_bytes())
             .collect();
         let t = tex(F::Rgba32Float, 1, 1, &px);
         let img = decode(&encode_png(&t, 0, 0, 0).unwrap());
         assert_eq!(img.as_rgba8().unwrap().as_raw(), &[255, 0, 0, 255]);
+        // Half floats: 0x7C00 +Inf, 0xFC00 -Inf, 0x7E00 NaN, 0x3C00 1.0
+        // (Reinhard 0.5, sRGB 188) next to them for scale.
+        let t = tex(F::R16Float, 4, 1, &[0, 0x7c, 0, 0xfc, 0, 0x7e, 0, 0x3c]);
+        let img = decode(&encode_png(&t, 0, 0, 0).unwrap());
+        assert_eq!(img.as_luma8().unwrap().as_raw(), &[255, 0, 0, 188]);
+        // The largest finite f32 rounds to white as well.
+        let t = tex(F::R32Float, 1, 1, &f32::MAX.to_le_bytes());
+        let img = decode(&encode_png(&t, 0, 0, 0).unwrap());
+        assert_eq!(img.as_luma8().unwrap().as_raw(), &[255]);
     }
 
     #[test]
