@@ -94,9 +94,7 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            let msg = e.to_string();
-            let line = msg.lines().next().unwrap_or("bad arguments");
-            eprintln!("quadtex: {}", line.trim_start_matches("error: "));
+            eprintln!("quadtex: {}", clap_one_line(&e.to_string()));
             return ExitCode::from(2);
         }
     };
@@ -155,6 +153,39 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+    }
+}
+
+/// Clap's error message on one line, with everything it says: the first
+/// line of each paragraph followed by its other lines joined with `, `
+/// (the arguments a "required arguments were not provided" error names),
+/// paragraphs joined with `; ` (a tip); the usage line and the pointer to
+/// `--help` are left out.
+fn clap_one_line(message: &str) -> String {
+    let mut parts = Vec::new();
+    for paragraph in message.split("\n\n") {
+        let lines: Vec<&str> = paragraph
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let Some((first, rest)) = lines.split_first() else {
+            continue;
+        };
+        if first.starts_with("Usage:") || first.starts_with("For more information") {
+            continue;
+        }
+        let first = first.trim_start_matches("error: ");
+        parts.push(if rest.is_empty() {
+            first.to_owned()
+        } else {
+            format!("{first} {}", rest.join(", "))
+        });
+    }
+    if parts.is_empty() {
+        "bad arguments".to_owned()
+    } else {
+        parts.join("; ")
     }
 }
 
