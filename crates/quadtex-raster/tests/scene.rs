@@ -755,3 +755,21 @@ mips = false
     assert!(matches!(&data.source, TextureSource::File(p) if p.ends_with("img/c.png")));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A lit material without a texture reads a 1x1 RGBA8 white texture: a
+/// depth-compare sampler on it loaded, then failed the render ("depth
+/// compare needs a depth format"). Loading refuses it, naming the sampler.
+#[test]
+fn a_compare_sampler_on_a_material_without_a_texture_is_refused_at_load() {
+    for shader in ["unlit", "lambert"] {
+        let text = format!(
+            "[samplers.s]\ncompare = \"less\"\n[materials.m]\nshader = \"{shader}\"\nsampler = \"s\"\n[[objects]]\nmesh = \"cube\"\nmaterial = \"m\"\n"
+        );
+        let e = parse(&text).map(|_| ()).expect_err(&text);
+        assert_eq!(e.key(), Some("materials.m.sampler"), "{e}");
+        assert!(e.to_string().contains("depth"), "{e}");
+    }
+    let ok =
+        "[samplers.s]\nfilter = \"linear\"\n[materials.m]\nshader = \"lambert\"\nsampler = \"s\"\n";
+    assert!(parse(ok).is_ok());
+}

@@ -931,7 +931,26 @@ fn material(
                 format!("the {} shader needs a texture", shader.name()),
             ))
         }
-        None => {}
+        None => {
+            // Without a texture the shader reads a 1x1 RGBA8 white one
+            // (`render`): the sampler must suit it too (no depth compare),
+            // or the render would fail where loading succeeded.
+            let white = TextureHeader::new(Arc::new(
+                Texture::new(
+                    quadtex_format::TextureDesc::d2(TextureFormat::Rgba8Unorm, 1, 1).with_levels(1),
+                    Layout::Linear,
+                )
+                .map_err(|source| SceneError::Texture {
+                    key: k("texture"),
+                    source,
+                })?,
+            ));
+            samp.validate_with(&white)
+                .map_err(|source| SceneError::Sampler {
+                    key: k("sampler"),
+                    source,
+                })?;
+        }
         Some(t) => {
             if !wanted.contains(&t.header.kind) {
                 return Err(invalid(
