@@ -420,3 +420,35 @@ fn render_frames_and_scene_limits_exit_2_with_one_line() {
     assert!(!dir.join("x.png").exists());
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// `quadtex render` at the largest size (16384 x 16384, 1x MSAA: a 4 GiB
+/// colour target) on a machine without the memory aborted with SIGABRT
+/// when the allocation failed. With the address space capped at 3 GiB the
+/// target cannot be had: a one-line error naming the buffer, exit 1.
+#[cfg(target_os = "linux")]
+#[test]
+fn render_without_the_memory_for_its_target_is_an_error_not_an_abort() {
+    let dir = temp_dir("oom");
+    let png = dir.join("big.png");
+    let script = format!(
+        "ulimit -v 3145728 && exec '{}' render scenes/msaa.toml -o '{}' --width 16384 --height 16384 --msaa 1 --threads 2",
+        env!("CARGO_BIN_EXE_quadtex"),
+        png.display()
+    );
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run sh");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(
+            "quadtex: out of memory: cannot allocate 4294967296 bytes for the colour target"
+        ),
+        "{err}"
+    );
+    assert!(!png.exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
