@@ -94,25 +94,7 @@ fn main() -> ExitCode {
                 let _ = e.print();
                 return ExitCode::SUCCESS;
             }
-            // clap's first paragraph, on one line: for a missing argument
-            // the first line only says that one is missing, the lines
-            // after it name it.
-            let msg = e.to_string();
-            let first: Vec<&str> = msg
-                .lines()
-                .take_while(|l| !l.trim().is_empty())
-                .map(str::trim)
-                .collect();
-            let line = first.join(" ");
-            let line = line.trim_start_matches("error: ");
-            eprintln!(
-                "quadtex: {}",
-                if line.is_empty() {
-                    "bad arguments"
-                } else {
-                    line
-                }
-            );
+            eprintln!("quadtex: {}", clap_one_line(&e.to_string()));
             return ExitCode::from(2);
         }
     };
@@ -171,6 +153,39 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+    }
+}
+
+/// Clap's error message on one line, with everything it says: the first
+/// line of each paragraph followed by its other lines joined with `, `
+/// (the arguments a "required arguments were not provided" error names),
+/// paragraphs joined with `; ` (a tip); the usage line and the pointer to
+/// `--help` are left out.
+fn clap_one_line(message: &str) -> String {
+    let mut parts = Vec::new();
+    for paragraph in message.split("\n\n") {
+        let lines: Vec<&str> = paragraph
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let Some((first, rest)) = lines.split_first() else {
+            continue;
+        };
+        if first.starts_with("Usage:") || first.starts_with("For more information") {
+            continue;
+        }
+        let first = first.trim_start_matches("error: ");
+        parts.push(if rest.is_empty() {
+            first.to_owned()
+        } else {
+            format!("{first} {}", rest.join(", "))
+        });
+    }
+    if parts.is_empty() {
+        "bad arguments".to_owned()
+    } else {
+        parts.join("; ")
     }
 }
 

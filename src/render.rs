@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use quadtex::raster::scene::{
-    profile_from_name, render_scene_with, RenderOptions, Scene, PROFILE_NAMES,
+    profile_from_name, render_scene_with, RenderOptions, Scene, MAX_FRAMES, PROFILE_NAMES,
 };
-use quadtex::raster::{Error, Renderer, Stats};
+use quadtex::raster::{Error, Renderer, Stats, MAX_THREADS};
 
 /// The `render` command's arguments.
 #[derive(clap::Args, Debug)]
@@ -26,8 +26,8 @@ pub(crate) struct RenderArgs {
     /// Height in pixels (default: the scene's [output] height).
     #[arg(long)]
     height: Option<u32>,
-    /// Worker threads (0: one per core; at most 256).
-    #[arg(long, default_value_t = 0)]
+    /// Worker threads, 0..=256 (0: one per core).
+    #[arg(long, default_value_t = 0, value_parser = threads_arg)]
     threads: usize,
     /// Samples per pixel: 1, 4 or 8 (default: the scene's [output] msaa).
     #[arg(long)]
@@ -39,9 +39,28 @@ pub(crate) struct RenderArgs {
     /// time per stage and quads/s.
     #[arg(long)]
     stats: bool,
-    /// Render a turntable of N frames around the camera target.
-    #[arg(long)]
+    /// Render a turntable of N frames (1..=10000) around the camera target.
+    #[arg(long, value_parser = frames_arg)]
     frames: Option<u32>,
+}
+
+/// `--threads`: at most [`MAX_THREADS`]; thousands of threads only wait
+/// (and 100,000 never finish starting).
+fn threads_arg(s: &str) -> Result<usize, String> {
+    let n: usize = s.parse().map_err(|e| format!("{e}"))?;
+    if n > MAX_THREADS {
+        return Err(format!("{n} is more than the {MAX_THREADS} allowed"));
+    }
+    Ok(n)
+}
+
+/// `--frames`: 1..=[`MAX_FRAMES`] (the numbered names have four digits).
+fn frames_arg(s: &str) -> Result<u32, String> {
+    let n: u32 = s.parse().map_err(|e| format!("{e}"))?;
+    if !(1..=MAX_FRAMES).contains(&n) {
+        return Err(format!("{n} is outside 1..={MAX_FRAMES}"));
+    }
+    Ok(n)
 }
 
 /// A failure and the exit status it maps to.
@@ -113,16 +132,6 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), Failure> {
             PROFILE_NAMES.join(", ")
         ))
     })?;
-    if args.frames == Some(0) {
-        return Err(bad_input("--frames: at least 1 frame"));
-    }
-    if args.threads > quadtex::raster::MAX_THREADS {
-        return Err(bad_input(format!(
-            "--threads: {} is more than the {} allowed",
-            args.threads,
-            quadtex::raster::MAX_THREADS
-        )));
-    }
     let scene = Scene::load(&args.scene).map_err(|e| failure(e.into()))?;
     let renderer = Renderer::new(args.threads)
         .map_err(failure)?

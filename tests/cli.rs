@@ -248,10 +248,7 @@ fn render_bad_input_exits_2_with_one_line() {
         "1000",
     ]);
     let err = String::from_utf8_lossy(&many.stderr);
-    assert!(
-        err.contains("--threads: 1000 is more than the 256 allowed"),
-        "{err}"
-    );
+    assert!(err.contains("1000 is more than the 256 allowed"), "{err}");
     assert!(!dir.join("x.png").exists());
     let _ = std::fs::remove_dir_all(dir);
 }
@@ -321,4 +318,170 @@ fn profile_prints_throughput_and_rejects_unknown_names() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
     }
+}
+
+/// Runs `quadtex` and fails the test if it has not finished within
+/// `seconds` (killing it): for inputs that used to run forever.
+fn quadtex_within(args: &[&str], seconds: u64) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_quadtex"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run quadtex");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(seconds);
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("quadtex {args:?} still running after {seconds} s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().expect("output")
+}
+
+/// A missing required argument used to print only `quadtex: the
+/// following required arguments were not provided:`; the one line now
+/// names them, exit 2.
+#[test]
+fn a_missing_required_argument_is_named_on_one_line() {
+    for (args, names) in [
+        (
+            &["render", "scenes/msaa.toml"][..],
+            &["--output <OUTPUT>"][..],
+        ),
+        (&["render", "-o", "x.png"][..], &["<SCENE>"][..]),
+        (&["render"][..], &["--output <OUTPUT>", "<SCENE>"][..]),
+        (&["info"][..], &["<FILE>"][..]),
+    ] {
+        let out = quadtex(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("quadtex: the following required arguments were not provided: "),
+            "{err}"
+        );
+        for name in names {
+            assert!(err.contains(name), "{args:?}: no `{name}` in {err}");
+        }
+    }
+    // Other clap errors keep their one line, with their tip.
+    let out = quadtex(&["render", "scenes/msaa.toml", "-o", "x.png", "--outptu"]);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(err.contains("unexpected argument '--outptu'"), "{err}");
+}
+
+/// `--threads 100000` never finished (a thread spawned per count) and
+/// `--threads 1000` took four times as long: above 256 is an error at
+/// once, exit 2, naming the flag and the limit; 256 itself renders.
+#[test]
+fn render_threads_above_256_exit_2_at_once() {
+    assert_eq!(quadtex::raster::MAX_THREADS, 256);
+    let dir = temp_dir("threads");
+    let png = dir.join("t.png");
+    let png = png.to_str().unwrap();
+    for n in ["257", "1000", "100000", "18446744073709551616"] {
+        let args = ["render", "scenes/msaa.toml", "-o", png, "--threads", n];
+        let out = quadtex_within(&args, 60);
+        assert_eq!(out.status.code(), Some(2), "{n}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(err.contains("--threads") && err.contains(n), "{err}");
+    }
+    let args = ["render", "scenes/msaa.toml", "-o", png, "--threads", "1000"];
+    let err = String::from_utf8(quadtex_within(&args, 60).stderr).unwrap();
+    assert!(err.contains("more than the 256 allowed"), "{err}");
+    let out = quadtex_within(
+        &[
+            "render",
+            "scenes/msaa.toml",
+            "-o",
+            png,
+            "--threads",
+            "256",
+            "--width",
+            "32",
+            "--height",
+            "16",
+            "--stats",
+        ],
+        60,
+    );
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("256 threads"));
+    // `--help` states the range.
+    let help = String::from_utf8(quadtex(&["render", "--help"]).stdout).unwrap();
+    assert!(help.contains("Worker threads, 0..=256"), "{help}");
+    assert!(help.contains("1..=10000"), "{help}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Frame counts past the four digits of the numbered names, and a scene
+/// past its texture budget, are one-line errors with exit 2.
+#[test]
+fn render_frames_and_scene_limits_exit_2_with_one_line() {
+    let dir = temp_dir("limits");
+    let png = dir.join("x.png");
+    let png = png.to_str().unwrap();
+    let out = quadtex(&["render", "scenes/msaa.toml", "-o", png, "--frames", "10001"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("--frames") && err.contains("1..=10000"),
+        "{err}"
+    );
+    let huge = dir.join("huge.toml");
+    let mut text = String::new();
+    for i in 0..10 {
+        text += &format!(
+            "[textures.t{i}]\nchecker = {{}}\nsize = 4096\nformat = \"R32G32B32A32_SFLOAT\"\n"
+        );
+    }
+    std::fs::write(&huge, text).unwrap();
+    let out = quadtex_within(&["render", huge.to_str().unwrap(), "-o", png], 60);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with("quadtex: textures.t3: ") && err.contains("1 GiB"),
+        "{err}"
+    );
+    assert!(!dir.join("x.png").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// `quadtex render` at the largest size (16384 x 16384, 1x MSAA: a 4 GiB
+/// colour target) on a machine without the memory aborted with SIGABRT
+/// when the allocation failed. With the address space capped at 3 GiB the
+/// target cannot be had: a one-line error naming the buffer, exit 1.
+#[cfg(target_os = "linux")]
+#[test]
+fn render_without_the_memory_for_its_target_is_an_error_not_an_abort() {
+    let dir = temp_dir("oom");
+    let png = dir.join("big.png");
+    let script = format!(
+        "ulimit -v 3145728 && exec '{}' render scenes/msaa.toml -o '{}' --width 16384 --height 16384 --msaa 1 --threads 2",
+        env!("CARGO_BIN_EXE_quadtex"),
+        png.display()
+    );
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run sh");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(
+        err.starts_with(
+            "quadtex: out of memory: cannot allocate 4294967296 bytes for the colour target"
+        ),
+        "{err}"
+    );
+    assert!(!png.exists());
+    let _ = std::fs::remove_dir_all(dir);
 }

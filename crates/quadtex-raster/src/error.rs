@@ -5,17 +5,28 @@
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
-    /// The memory for a target could not be allocated.
-    #[error("cannot allocate {0} bytes for the render targets")]
-    OutOfMemory(u64),
     /// The frame asks for a sample count other than 1, 4 or 8.
     #[error("unsupported sample count {0} (1, 4 or 8)")]
     Samples(u32),
-    /// The frame's targets would be wider or taller than
-    /// [`MAX_TARGET_EXTENT`], or hold more than [`MAX_TARGET_SAMPLES`]
-    /// samples.
-    #[error("a {0} x {1} target with {2} samples is too large")]
+    /// The frame's targets would hold more than [`MAX_TARGET_SAMPLES`]
+    /// samples, or are wider or taller than [`MAX_TARGET_EXTENT`].
+    #[error(
+        "a {0} x {1} target with {2} samples is too large (at most {max_extent} pixels a side and {max_samples} samples in all)",
+        max_extent = MAX_TARGET_EXTENT,
+        max_samples = MAX_TARGET_SAMPLES
+    )]
     TooLarge(u32, u32, u32),
+    /// A buffer could not be allocated: the memory is not there. Large
+    /// buffers (targets, tiles, textures made here, mesh copies) are
+    /// reserved fallibly, so a frame too big for the machine is this error
+    /// rather than an abort.
+    #[error("out of memory: cannot allocate {bytes} bytes for the {what}")]
+    OutOfMemory {
+        /// What the buffer was for (`colour target`, `depth target`, ...).
+        what: &'static str,
+        /// The bytes asked for (saturating at `u64::MAX`).
+        bytes: u64,
+    },
     /// The worker pool could not be built.
     #[error("thread pool: {0}")]
     ThreadPool(String),
@@ -52,11 +63,11 @@ pub enum Error {
 /// 2^28, 4 GiB of colour.
 pub const MAX_TARGET_SAMPLES: u64 = 1 << 28;
 
-/// The largest width or height of a frame's targets (Vulkan's
-/// `maxFramebufferWidth` on desktop drivers). With the guard band it
-/// bounds every snapped vertex coordinate below 2^23 in fixed point, so the
-/// edge-function products stay far inside i64 (`setup.rs`).
-pub const MAX_TARGET_EXTENT: u32 = 16384;
+/// The largest width or height of a frame's targets: 2^15 pixels. Together
+/// with the guard band and 8 sub-pixel bits this bounds every fixed-point
+/// value of triangle setup and rasterization below 2^52 (see the setup
+/// module), so the i64 edge functions cannot overflow.
+pub const MAX_TARGET_EXTENT: u32 = 1 << 15;
 
 /// `Result` with [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;

@@ -92,7 +92,7 @@ pub use mesh::{Mesh, ATTR_NORMAL, ATTR_UV, ATTR_WORLD, STD_ATTRS};
 pub use pipeline::{
     sample_positions, BlendMode, CullMode, DepthFormat, DrawCall, DrawState, Frame,
 };
-pub use render::{fullscreen_triangle, Rendered, Renderer, MAX_THREADS, TILE};
+pub use render::{fullscreen_triangle, Rendered, Renderer, MAX_ATTRIBUTES, MAX_THREADS, TILE};
 pub use scene::{render_scene, RenderOptions, RenderedScene, Scene};
 pub use shader::{
     shader_fn, texels_f32, FnShader, FragmentShader, QuadBatch, QuadCtx, TextureBinding,

@@ -174,9 +174,12 @@ impl Mesh {
         self.indices.len() / 3
     }
 
-    /// The attributes of vertex `i` (empty past the end).
+    /// The attributes of vertex `i` (empty past the end, or where
+    /// `i * attribute_count` overflows).
     pub fn vertex_attributes(&self, i: usize) -> &[f32] {
         let n = self.attribute_count;
-        self.attributes.get(i * n..i * n + n).unwrap_or(&[])
+        i.checked_mul(n)
+            .and_then(|a| self.attributes.get(a..a.checked_add(n)?))
+            .unwrap_or(&[])
     }
 }

@@ -13,13 +13,13 @@ use quadtex_sampler::Profile;
 use rayon::prelude::*;
 
 use crate::builtin::MsaaResolve;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, MAX_TARGET_EXTENT};
 use crate::mesh::Mesh;
 use crate::pipeline::{sample_positions, DrawCall, DrawState, Frame};
 use crate::setup::{setup_draw, Tri, SUB};
 use crate::shader::{QuadBatch, QuadCtx};
 use crate::stats::Stats;
-use crate::target::{ColorTarget, DepthTarget};
+use crate::target::{try_filled, try_resize, ColorTarget, DepthTarget};
 
 /// Tile size in pixels (square).
 pub const TILE: u32 = 64;
@@ -27,22 +27,20 @@ pub const TILE: u32 = 64;
 /// The most samples per pixel.
 const MAX_SAMPLES: usize = 8;
 
-/// The most worker threads a [`Renderer`] takes: tiles are 64x64 pixels, so
-/// even a 16384-pixel-wide frame has no more rows of work than this, and
-/// each thread costs a stack and a share of the scheduler (a thousand
-/// threads made frames 4x slower, a hundred thousand never finished).
+/// The most bytes of tile buffers alive at once (see `render_into`).
+const BAND_BYTES: u64 = 256 << 20;
+
+/// The most worker threads a [`Renderer`] runs: 256. Tiles are 64x64, so
+/// even a 16384 x 16384 frame has work for every one of them, while a
+/// thread count in the thousands only spawns threads that wait (each with
+/// its own stack), and at 100,000 never finishes starting them.
 pub const MAX_THREADS: usize = 256;
 
-/// Resizes a target's buffer to `n` values, the new ones `fill`; memory the
-/// system refuses is an error, not an abort.
-fn grow<T: Clone>(v: &mut Vec<T>, n: usize, fill: T) -> Result<()> {
-    if let Some(more) = n.checked_sub(v.len()).filter(|&m| m > 0) {
-        v.try_reserve_exact(more)
-            .map_err(|_| Error::OutOfMemory((n * std::mem::size_of::<T>()) as u64))?;
-    }
-    v.resize(n, fill);
-    Ok(())
-}
+/// The most floats per vertex ([`Mesh::attribute_count`]) a draw may
+/// interpolate: 64. Every attribute is a plane per triangle and four lanes
+/// per quad, so an unbounded count is unbounded memory and time per
+/// fragment.
+pub const MAX_ATTRIBUTES: usize = 64;
 
 /// What [`Renderer::render`] returns.
 #[derive(Clone, Debug)]
@@ -84,12 +82,13 @@ struct TileBuf {
 impl Renderer {
     /// A renderer on `threads` worker threads (0 means rayon's default:
     /// one per core), sampling with the Vulkan profile. More than
-    /// [`MAX_THREADS`] is an error.
+    /// [`MAX_THREADS`] is an [`Error::InvalidOption`] for `threads`.
     pub fn new(threads: usize) -> Result<Renderer> {
         if threads > MAX_THREADS {
-            return Err(Error::ThreadPool(format!(
-                "{threads} threads asked for, at most {MAX_THREADS}"
-            )));
+            return Err(Error::InvalidOption {
+                option: "threads",
+                reason: format!("{threads} is more than the {MAX_THREADS} allowed"),
+            });
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -115,8 +114,11 @@ impl Renderer {
     }
 
     /// Renders `frame`. Errors for an unsupported sample count, a target
-    /// over [`MAX_TARGET_SAMPLES`](crate::error::MAX_TARGET_SAMPLES) or a
-    /// shader binding that fails [`TextureBinding::validate`](crate::TextureBinding::validate);
+    /// over [`MAX_TARGET_SAMPLES`](crate::error::MAX_TARGET_SAMPLES) or
+    /// [`MAX_TARGET_EXTENT`], a mesh with more than [`MAX_ATTRIBUTES`]
+    /// attributes, a shader binding that fails
+    /// [`TextureBinding::validate`](crate::TextureBinding::validate), or
+    /// memory the allocator refuses ([`Error::OutOfMemory`]);
     /// bad geometry (NaN or infinite positions, degenerate triangles,
     /// out-of-range indices) is dropped, non-finite attributes read 0.
     pub fn render(&self, frame: &Frame) -> Result<Rendered> {
@@ -142,13 +144,22 @@ impl Renderer {
     pub fn render_into(&self, frame: &Frame, out: &mut Rendered) -> Result<()> {
         let positions = sample_positions(frame.samples).ok_or(Error::Samples(frame.samples))?;
         let (w, h, s) = (frame.width, frame.height, frame.samples);
-        if w > crate::error::MAX_TARGET_EXTENT
-            || h > crate::error::MAX_TARGET_EXTENT
-            || w as u64 * h as u64 * s as u64 > crate::error::MAX_TARGET_SAMPLES
+        if w as u64 * h as u64 * s as u64 > crate::error::MAX_TARGET_SAMPLES
+            || w > MAX_TARGET_EXTENT
+            || h > MAX_TARGET_EXTENT
         {
             return Err(Error::TooLarge(w, h, s));
         }
         for d in &frame.draws {
+            if d.mesh.attribute_count > MAX_ATTRIBUTES {
+                return Err(Error::InvalidOption {
+                    option: "attribute_count",
+                    reason: format!(
+                        "a mesh with {} floats per vertex (at most {MAX_ATTRIBUTES})",
+                        d.mesh.attribute_count
+                    ),
+                });
+            }
             for b in d.shader.bindings() {
                 b.validate()?;
             }
@@ -162,8 +173,9 @@ impl Renderer {
         color.width = cw;
         color.height = ch;
         color.samples = s;
-        grow(
+        try_resize(
             &mut color.data,
+            "colour target",
             cw as usize * ch as usize * s as usize,
             frame.clear_color,
         )?;
@@ -172,7 +184,7 @@ impl Renderer {
         depth.height = h;
         depth.samples = s;
         depth.format = frame.depth_format;
-        grow(&mut depth.data, n, clear_depth)?;
+        try_resize(&mut depth.data, "depth target", n, clear_depth)?;
         let mut stats = Stats::default();
         if w == 0 || h == 0 {
             out.stats = stats;
@@ -180,82 +192,101 @@ impl Renderer {
         }
 
         let t0 = Instant::now();
-        let per_draw: Vec<Vec<Tri>> = self.pool.install(|| {
+        let per_draw: Vec<Result<Vec<Tri>>> = self.pool.install(|| {
             frame
                 .draws
                 .par_iter()
                 .enumerate()
                 .map(|(i, d)| {
                     let mut v = Vec::new();
-                    setup_draw(d, i, w, h, &mut v);
-                    v
+                    setup_draw(d, i, w, h, &mut v)?;
+                    Ok(v)
                 })
                 .collect()
         });
-        let tris: Vec<Tri> = per_draw.into_iter().flatten().collect();
+        let mut tris: Vec<Tri> = Vec::new();
+        for v in per_draw {
+            let v = v?;
+            tris.try_reserve(v.len()).map_err(|_| Error::OutOfMemory {
+                what: "triangles",
+                bytes: ((tris.len() + v.len()) * std::mem::size_of::<Tri>()) as u64,
+            })?;
+            tris.extend(v);
+        }
         let tiles_x = w.div_ceil(TILE);
         let tiles_y = h.div_ceil(TILE);
-        let mut bins: Vec<Vec<u32>> = vec![Vec::new(); (tiles_x * tiles_y) as usize];
-        for (i, t) in tris.iter().enumerate() {
-            for ty in t.bbox[1] / TILE..=(t.bbox[3] - 1) / TILE {
-                for tx in t.bbox[0] / TILE..=(t.bbox[2] - 1) / TILE {
-                    bins[(ty * tiles_x + tx) as usize].push(i as u32);
-                }
-            }
-        }
+        let bins = Bins::new(&tris, tiles_x, tiles_y)?;
         stats.triangles = tris.len() as u64;
         stats.binning = t0.elapsed();
 
-        let t1 = Instant::now();
-        let mut tiles: Vec<TileBuf> = (0..tiles_y)
-            .flat_map(|ty| (0..tiles_x).map(move |tx| (tx, ty)))
-            .map(|(tx, ty)| {
-                let (x0, y0) = (tx * TILE, ty * TILE);
-                let (tw, th) = (TILE.min(w - x0), TILE.min(h - y0));
-                let n = (tw * th * s) as usize;
-                TileBuf {
-                    x0,
-                    y0,
-                    w: tw,
-                    h: th,
-                    color: if frame.color {
-                        vec![frame.clear_color; n]
-                    } else {
-                        Vec::new()
-                    },
-                    depth: vec![clear_depth; n],
-                    stats: Stats::default(),
-                }
-            })
-            .collect();
         let offsets: Vec<(i64, i64)> = positions
             .iter()
             .map(|p| ((p[0] * SUB as f32) as i64, (p[1] * SUB as f32) as i64))
             .collect();
         let profile = &self.profile;
-        self.pool.install(|| {
-            tiles
-                .par_iter_mut()
-                .zip(bins.par_iter())
-                .for_each(|(tile, bin)| {
-                    render_tile(frame, &tris, bin, tile, &offsets, profile);
-                })
-        });
-        stats.raster_shade = t1.elapsed();
-
+        // Tiles own their buffers, a second copy of the targets: they are
+        // made a band of tile rows at a time, at most BAND_BYTES (every
+        // frame up to 256 MiB of targets is one band), so a 16384 x 16384
+        // frame needs its targets and one band, not twice its targets.
+        let sample_bytes = if frame.color { 16 + 4 } else { 4 } as u64;
+        let row_bytes = u64::from(tiles_x) * u64::from(TILE * TILE * s) * sample_bytes;
+        let band_rows = (BAND_BYTES / row_bytes).clamp(1, u64::from(tiles_y)) as u32;
+        let mut raster_shade = std::time::Duration::ZERO;
         let (wu, su) = (w as usize, s as usize);
-        for tile in &tiles {
-            stats += tile.stats;
-            let row = tile.w as usize * su;
-            for ly in 0..tile.h as usize {
-                let dst = ((tile.y0 as usize + ly) * wu + tile.x0 as usize) * su;
-                if frame.color {
-                    color.data[dst..dst + row]
-                        .copy_from_slice(&tile.color[ly * row..(ly + 1) * row]);
+        for band in (0..tiles_y).step_by(band_rows as usize) {
+            let t_band = Instant::now();
+            let rows = band..(band + band_rows).min(tiles_y);
+            let mut tiles: Vec<TileBuf> = Vec::new();
+            let count = rows.len() * tiles_x as usize;
+            tiles
+                .try_reserve_exact(count)
+                .map_err(|_| Error::OutOfMemory {
+                    what: "tiles",
+                    bytes: (count * std::mem::size_of::<TileBuf>()) as u64,
+                })?;
+            for ty in rows {
+                for tx in 0..tiles_x {
+                    let (x0, y0) = (tx * TILE, ty * TILE);
+                    let (tw, th) = (TILE.min(w - x0), TILE.min(h - y0));
+                    let n = (tw * th * s) as usize;
+                    tiles.push(TileBuf {
+                        x0,
+                        y0,
+                        w: tw,
+                        h: th,
+                        color: if frame.color {
+                            try_filled("colour tiles", n, frame.clear_color)?
+                        } else {
+                            Vec::new()
+                        },
+                        depth: try_filled("depth tiles", n, clear_depth)?,
+                        stats: Stats::default(),
+                    });
                 }
-                depth.data[dst..dst + row].copy_from_slice(&tile.depth[ly * row..(ly + 1) * row]);
+            }
+            let first = (band * tiles_x) as usize;
+            self.pool.install(|| {
+                tiles.par_iter_mut().enumerate().for_each(|(i, tile)| {
+                    render_tile(frame, &tris, bins.bin(first + i), tile, &offsets, profile);
+                })
+            });
+            raster_shade += t_band.elapsed();
+            for tile in &tiles {
+                stats += tile.stats;
+                let row = tile.w as usize * su;
+                for ly in 0..tile.h as usize {
+                    let dst = ((tile.y0 as usize + ly) * wu + tile.x0 as usize) * su;
+                    if frame.color {
+                        color.data[dst..dst + row]
+                            .copy_from_slice(&tile.color[ly * row..(ly + 1) * row]);
+                    }
+                    depth.data[dst..dst + row]
+                        .copy_from_slice(&tile.depth[ly * row..(ly + 1) * row]);
+                }
             }
         }
+        // Making and rendering the tiles, not copying them out.
+        stats.raster_shade = raster_shade;
         out.stats = stats;
         Ok(())
     }
@@ -297,6 +328,59 @@ impl Renderer {
             r.stats += s;
         }
         Ok(r)
+    }
+}
+
+/// The triangles of each tile, in submission order: one flat list of
+/// triangle indices, tile after tile (`start[t]..start[t + 1]` is tile
+/// `t`'s). Counted before it is filled, so its memory (4 bytes per
+/// triangle and tile it touches) is reserved once, fallibly.
+struct Bins {
+    start: Vec<usize>,
+    items: Vec<u32>,
+}
+
+impl Bins {
+    /// Bins `tris` on a `tiles_x` x `tiles_y` grid.
+    fn new(tris: &[Tri], tiles_x: u32, tiles_y: u32) -> Result<Bins> {
+        let tiles = tiles_x as usize * tiles_y as usize;
+        let tile_range = |t: &Tri| {
+            (
+                t.bbox[0] / TILE..=(t.bbox[2] - 1) / TILE,
+                t.bbox[1] / TILE..=(t.bbox[3] - 1) / TILE,
+            )
+        };
+        let mut start = try_filled("tile bins", tiles + 1, 0usize)?;
+        for t in tris {
+            let (xs, ys) = tile_range(t);
+            for ty in ys {
+                for tx in xs.clone() {
+                    start[(ty * tiles_x + tx) as usize + 1] += 1;
+                }
+            }
+        }
+        for i in 0..tiles {
+            start[i + 1] += start[i];
+        }
+        let total = start[tiles];
+        let mut items = try_filled("tile bins", total, 0u32)?;
+        let mut fill = start.clone();
+        for (i, t) in tris.iter().enumerate() {
+            let (xs, ys) = tile_range(t);
+            for ty in ys {
+                for tx in xs.clone() {
+                    let f = &mut fill[(ty * tiles_x + tx) as usize];
+                    items[*f] = i as u32;
+                    *f += 1;
+                }
+            }
+        }
+        Ok(Bins { start, items })
+    }
+
+    /// Tile `t`'s triangles.
+    fn bin(&self, t: usize) -> &[u32] {
+        &self.items[self.start[t]..self.start[t + 1]]
     }
 }
 

@@ -3,34 +3,84 @@
 //!
 //! Order: transform -> reject non-finite vertices -> clip against the near
 //! (`z >= 0`) and far (`z <= w`) planes, `w > 0`, and a guard band of
-//! [`GUARD_PX`] pixels around the viewport centre on x and y (so fixed-point
-//! products stay far inside i64) -> viewport transform -> snap to
-//! [`SUB_BITS`] sub-pixel bits -> cull by winding -> edge functions with the
-//! top-left rule folded into their constants -> screen-space planes of
-//! `1/w`, `z/w` and every `attribute/w` for perspective-correct
-//! interpolation.
+//! [`GUARD_PX`] pixels around the viewport centre on x and y -> viewport
+//! transform -> clamp to [`COORD_LIMIT_PX`] -> snap to [`SUB_BITS`]
+//! sub-pixel bits -> cull by winding -> edge functions with the top-left
+//! rule folded into their constants -> screen-space planes of `1/w`, `z/w`
+//! and every `attribute/w` for perspective-correct interpolation.
+//!
+//! # Why the fixed-point arithmetic cannot overflow
+//!
+//! Every integer the rasterizer computes is bounded by three constants:
+//! the target extent (at most [`MAX_TARGET_EXTENT`] = 2^15 pixels, checked
+//! by the renderer before setup), the vertex coordinate limit
+//! [`COORD_LIMIT_PX`] = 2^16 pixels and [`SUB_BITS`] = 8. Clipping against
+//! the guard band puts every vertex within `max(GUARD_PX, extent / 2)` of
+//! the viewport centre, that is inside `[-2^13, 2^15 + 2^13]`, well inside
+//! the limit; the clamp to the limit only catches what floating-point
+//! clipping of ill-conditioned input (coordinates near `f32::MAX`, `w` near
+//! zero) leaves outside. So, in sub-pixel units:
+//!
+//! - vertex coordinates: `|x|, |y| <= 2^16 * 2^8 = 2^24`;
+//! - edge deltas, hence the `a` and `b` coefficients: `<= 2^25`;
+//! - `c = dy * xa - dx * ya (- 1)`: `<= 2 * 2^25 * 2^24 + 1 < 2^51`;
+//! - twice the area, `dx1 * dy2 - dy1 * dx2`: `<= 2 * 2^50 = 2^51`;
+//! - an edge value at a sample position `p` (`0 <= p < (2^15 + 2) * 2^8
+//!   < 2^24`), `a * px + b * py + c`: `< 2^49 + 2^49 + 2^51 < 2^52`, and the
+//!   per-quad steps of `render_tile` are smaller still.
+//!
+//! Everything stays below 2^52, far inside i64 (and exactly representable
+//! in f64, where the attribute planes are computed). [`BOUNDS`] checks these
+//! figures at compile time.
+//!
+//! # Precision of the clipper
+//!
+//! The clipper works in f64 on the f32 clip coordinates, so no plane
+//! distance or cut overflows. A cut is the weighted mean of its edge's ends
+//! with positive weights, then solved exactly for the coordinate of the
+//! plane it lies on (`z = 0`, `w = 1e-7`, `x = gx * w`, ...). A guard-band
+//! cut takes its screen position from the intersection of the edge's own
+//! line with the plane's, both exact products of f32 values in f64, so an
+//! edge between two vertices near `f32::MAX` crosses the viewport where it
+//! should. What stays approximate is a near, far or `w` cut of an edge
+//! whose two ends are both far outside the guard band in x or y: its x and
+//! y are means of huge values, exact to their f64 ulps only, and once those
+//! ulps divided by the cut's `w` pass a sub-pixel the cut lands off its
+//! edge (bounded by the clamp to [`COORD_LIMIT_PX`], never overflowing).
 
 use glam::Vec4;
 
+use crate::error::{Error, Result, MAX_TARGET_EXTENT};
 use crate::pipeline::{CullMode, DrawCall};
 
 /// Sub-pixel bits of the snapped vertex positions.
 pub(crate) const SUB_BITS: u32 = 8;
 /// One pixel in fixed point.
 pub(crate) const SUB: i64 = 1 << SUB_BITS;
-/// Half-width of the guard band, in pixels from the viewport centre.
+/// Half-width of the guard band, in pixels from the viewport centre: a
+/// triangle is clipped on x and y only where it leaves this square (or the
+/// viewport, when the viewport is the larger).
 const GUARD_PX: f32 = 8192.0;
+/// Screen coordinates of set-up vertices are clamped to
+/// `-COORD_LIMIT_PX..=COORD_LIMIT_PX` pixels before snapping; see the module
+/// docs for the bounds this gives.
+const COORD_LIMIT_PX: f32 = 65536.0;
 
-/// The largest snapped coordinate magnitude a triangle may have, in fixed
-/// point. Targets are at most `MAX_TARGET_EXTENT` = 2^14 pixels a side and
-/// the guard band keeps vertices within `GUARD_PX` of the centre (or the
-/// target itself when that is wider), so in-band coordinates stay below
-/// (2^14 + 2^13) * 2^8 < 2^23. Then the edge terms bound: coordinate
-/// differences below 2^24, their products (the area, `c`) below 2^49, and
-/// an edge value over the target below 2^24 * 2^23 * 2 + 2^49 < 2^50: far
-/// inside i64. A triangle past this bound (impossible within the limits)
-/// is dropped rather than risk overflow.
-const MAX_FIXED: i64 = 1 << 24;
+/// The largest magnitude of any fixed-point value setup and rasterization
+/// compute, derived from the limits as the module docs do; checked against
+/// i64 at compile time.
+const BOUNDS: i64 = {
+    let coord = (COORD_LIMIT_PX as i64) * SUB; // 2^24
+    let delta = 2 * coord; // 2^25
+    let c = 2 * delta * coord + 1;
+    let area = 2 * delta * delta;
+    let sample = (MAX_TARGET_EXTENT as i64 + 2) * SUB;
+    let edge = 2 * delta * sample + c;
+    assert!(GUARD_PX as i64 + MAX_TARGET_EXTENT as i64 <= COORD_LIMIT_PX as i64);
+    assert!(c < 1 << 52 && area < 1 << 52 && edge < 1 << 52);
+    edge
+};
+const _: () = assert!(BOUNDS < i64::MAX / 1024);
 
 /// A quantity linear in screen space: `v0 + dx * (x - x0) + dy * (y - y0)`
 /// with `(x0, y0)` the triangle's first vertex.
@@ -74,31 +124,41 @@ pub(crate) struct Tri {
 }
 
 /// Sets up every triangle of `draw` (frame index `index`) on a
-/// `width x height` target, appending to `out` in index order.
+/// `width x height` target (each at most [`MAX_TARGET_EXTENT`]), appending
+/// to `out` in index order. The only error is memory for `out` that the
+/// allocator refuses.
 pub(crate) fn setup_draw(
     draw: &DrawCall,
     index: usize,
     width: u32,
     height: u32,
     out: &mut Vec<Tri>,
-) {
+) -> Result<()> {
     let mesh = &*draw.mesh;
     let n = mesh.attribute_count;
     let stride = 4 + n;
-    let gx = (2.0 * GUARD_PX / width.max(1) as f32).max(1.0);
-    let gy = (2.0 * GUARD_PX / height.max(1) as f32).max(1.0);
-    // Plane coefficients on (x, y, z, w) and a constant.
-    let planes: [[f32; 5]; 7] = [
-        [0.0, 0.0, 1.0, 0.0, 0.0],
-        [0.0, 0.0, -1.0, 1.0, 0.0],
-        [0.0, 0.0, 0.0, 1.0, -1e-7],
-        [-1.0, 0.0, 0.0, gx, 0.0],
-        [1.0, 0.0, 0.0, gx, 0.0],
-        [0.0, -1.0, 0.0, gy, 0.0],
-        [0.0, 1.0, 0.0, gy, 0.0],
+    let gx = f64::from((2.0 * GUARD_PX / width.max(1) as f32).max(1.0));
+    let gy = f64::from((2.0 * GUARD_PX / height.max(1) as f32).max(1.0));
+    // Plane coefficients on (x, y, z, w) and a constant, then the index of
+    // the coordinate a cut solves the plane for (its coefficient is +-1).
+    let planes: [[f64; 6]; 7] = [
+        [0.0, 0.0, 1.0, 0.0, 0.0, 2.0],
+        [0.0, 0.0, -1.0, 1.0, 0.0, 2.0],
+        [0.0, 0.0, 0.0, 1.0, -1e-7, 3.0],
+        [-1.0, 0.0, 0.0, gx, 0.0, 0.0],
+        [1.0, 0.0, 0.0, gx, 0.0, 0.0],
+        [0.0, -1.0, 0.0, gy, 0.0, 1.0],
+        [0.0, 1.0, 0.0, gy, 0.0, 1.0],
     ];
-    let dist =
-        |p: &[f32; 5], v: &[f32]| p[0] * v[0] + p[1] * v[1] + p[2] * v[2] + p[3] * v[3] + p[4];
+    // In f64: products of f32 clip coordinates with the guard factors
+    // cannot overflow there (an f32 near `f32::MAX` times 2^14 would).
+    let dist = |p: &[f64; 6], v: &[f32]| {
+        p[0] * f64::from(v[0])
+            + p[1] * f64::from(v[1])
+            + p[2] * f64::from(v[2])
+            + p[3] * f64::from(v[3])
+            + p[4]
+    };
     let mut poly: Vec<f32> = Vec::new();
     let mut next: Vec<f32> = Vec::new();
     'tri: for t in mesh.indices.as_chunks::<3>().0 {
@@ -121,7 +181,7 @@ pub(crate) fn setup_draw(
         }
         let mut inside_all = true;
         for p in &planes {
-            let d: [f32; 3] = std::array::from_fn(|v| dist(p, &poly[v * stride..]));
+            let d: [f64; 3] = std::array::from_fn(|v| dist(p, &poly[v * stride..]));
             if d.iter().all(|&d| d < 0.0) {
                 continue 'tri;
             }
@@ -155,10 +215,35 @@ pub(crate) fn setup_draw(
                         } else {
                             (nxt, cur, dn, dc)
                         };
-                        let s = df / (df - dt);
+                        // The cut as a weighted mean, `df >= 0 > dt`: both
+                        // weights are positive, so each coordinate's
+                        // rounding error is relative to the weighted
+                        // magnitudes. A coordinate already inside a guard
+                        // plane (`|x| <= gx * w`) stays inside it up to a
+                        // few ulps of `gx * w`, however large or small the
+                        // two ends' `w` are; `from + (to - from) * s` in
+                        // f32 would err by ulps of the ends instead (and
+                        // `to - from` could overflow).
+                        let (wf, wt) = (-dt / (df - dt), df / (df - dt));
+                        let at = next.len();
                         for k in 0..stride {
-                            next.push(from[k] + (to[k] - from[k]) * s);
+                            let c = f64::from(from[k]) * wf + f64::from(to[k]) * wt;
+                            next.push(c as f32);
                         }
+                        let k = p[5] as usize;
+                        let cut = &mut next[at..at + 4];
+                        if k < 2 {
+                            guard_cut(cut, from, to, p);
+                        }
+                        // The cut lies on the plane: solve the plane for its
+                        // own coordinate (x = gx * w, z = 0, ...) rather than
+                        // keep the mean's, which cancels catastrophically
+                        // when both ends are huge (x from -1e30 to 1e30).
+                        let rest: f64 = (0..4)
+                            .filter(|&j| j != k)
+                            .map(|j| p[j] * f64::from(cut[j]))
+                            .sum();
+                        cut[k] = (-(rest + p[4]) / p[k]) as f32;
                     }
                 }
                 std::mem::swap(&mut poly, &mut next);
@@ -172,9 +257,45 @@ pub(crate) fn setup_draw(
                 &poly[(k + 1) * stride..(k + 2) * stride],
             ];
             if let Some(tri) = setup_tri(v, n, index, draw.state.cull, width, height) {
+                if out.len() == out.capacity() {
+                    // Doubling, as `push` would, but fallibly.
+                    let more = out.len().max(64);
+                    out.try_reserve(more).map_err(|_| Error::OutOfMemory {
+                        what: "triangles",
+                        bytes: ((out.len() + more) * std::mem::size_of::<Tri>()) as u64,
+                    })?;
+                }
                 out.push(tri);
             }
         }
+    }
+    Ok(())
+}
+
+/// The cut of the edge `from -> to` by the guard plane `p` (x or y),
+/// placed on the edge's own line: the weighted mean gets the cut's `w`
+/// (and depth and attributes) right, but its screen position is a
+/// difference of the ends' coordinates and loses everything when both are
+/// huge. In the projective plane of `(x, y, w)` the edge's line is
+/// `from x to` (products of f32 values, exact in f64) and the guard
+/// plane's is `(p.x, p.y, p.w)`; their cross product is the cut's
+/// direction, so its NDC position comes from two short products instead.
+/// `cut` keeps the mean's values where that direction degenerates.
+fn guard_cut(cut: &mut [f32], from: &[f32], to: &[f32], p: &[f64; 6]) {
+    fn cross(a: [f64; 3], b: [f64; 3]) -> [f64; 3] {
+        [
+            a[1] * b[2] - a[2] * b[1],
+            a[2] * b[0] - a[0] * b[2],
+            a[0] * b[1] - a[1] * b[0],
+        ]
+    }
+    let h = |v: &[f32]| [f64::from(v[0]), f64::from(v[1]), f64::from(v[3])];
+    let q = cross(cross(h(from), h(to)), [p[0], p[1], p[3]]);
+    let w = f64::from(cut[3]);
+    let (x, y) = (q[0] / q[2] * w, q[1] / q[2] * w);
+    if x.is_finite() && y.is_finite() {
+        cut[0] = x as f32;
+        cut[1] = y as f32;
     }
 }
 
@@ -199,16 +320,13 @@ fn setup_tri(
         if !(sx.is_finite() && sy.is_finite()) {
             return None;
         }
-        Some((
-            (sx * SUB as f32).round() as i64,
-            (sy * SUB as f32).round() as i64,
-        ))
+        // Clipping leaves every vertex inside the guard band; the clamp
+        // bounds what rounding on ill-conditioned input leaves outside, so
+        // that no fixed-point product below can overflow (module docs).
+        let snap = |v: f32| (v.clamp(-COORD_LIMIT_PX, COORD_LIMIT_PX) * SUB as f32).round() as i64;
+        Some((snap(sx), snap(sy)))
     };
     let mut p = [to_fixed(v[0])?, to_fixed(v[1])?, to_fixed(v[2])?];
-    let far = |c: i64| c.unsigned_abs() > MAX_FIXED as u64;
-    if p.iter().any(|&(x, y)| far(x) || far(y)) {
-        return None;
-    }
     let area = (p[1].0 - p[0].0) * (p[2].1 - p[0].1) - (p[1].1 - p[0].1) * (p[2].0 - p[0].0);
     if area == 0 {
         return None;
@@ -310,7 +428,7 @@ mod tests {
         let mut draw = DrawCall::new(Arc::new(mesh), Mat4::IDENTITY, shader);
         draw.state.cull = cull;
         let mut out = Vec::new();
-        setup_draw(&draw, 0, 16, 16, &mut out);
+        setup_draw(&draw, 0, 16, 16, &mut out).unwrap();
         out
     }
 

@@ -9,6 +9,34 @@ use quadtex_format::{Aspect, Layout, Texel, Texture, TextureDesc, TextureFormat}
 use crate::error::{Error, Result};
 use crate::pipeline::DepthFormat;
 
+/// A vector of `n` copies of `value`, reserved fallibly: an
+/// [`Error::OutOfMemory`] naming `what` when the allocator refuses (or `n`
+/// elements do not fit in the address space), instead of the abort of
+/// `vec![value; n]`.
+pub(crate) fn try_filled<T: Clone>(what: &'static str, n: usize, value: T) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    try_resize(&mut v, what, n, value)?;
+    Ok(v)
+}
+
+/// [`Vec::resize`] to `n` elements with the growth reserved fallibly:
+/// [`Error::OutOfMemory`] naming `what` instead of an abort.
+pub(crate) fn try_resize<T: Clone>(
+    v: &mut Vec<T>,
+    what: &'static str,
+    n: usize,
+    value: T,
+) -> Result<()> {
+    if let Some(extra) = n.checked_sub(v.len()) {
+        v.try_reserve_exact(extra).map_err(|_| Error::OutOfMemory {
+            what,
+            bytes: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        })?;
+    }
+    v.resize(n, value);
+    Ok(())
+}
+
 /// A colour target: linear RGBA f32 per sample, stored pixel after pixel
 /// (row-major), the samples of a pixel together.
 #[derive(Clone, Debug, PartialEq)]
@@ -66,6 +94,7 @@ impl ColorTarget {
             self.height,
             self.samples,
             Aspect::Color,
+            self.data.len(),
             |i| Texel::Float(self.data[i]),
         )
     }
@@ -86,7 +115,12 @@ impl ColorTarget {
             return Ok(quadtex_format::io::encode_png(&tex, 0, 0, 0)?);
         };
         let s = self.samples.max(1) as usize;
-        let mut bytes = Vec::with_capacity(self.data.len() / s * 4);
+        let mut bytes = Vec::new();
+        let n = self.data.len() / s * 4;
+        bytes.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
+            what: "PNG pixels",
+            bytes: n as u64,
+        })?;
         for px in self.data.iter().step_by(s) {
             bytes.extend_from_slice(&enc.encode(*px));
         }
@@ -239,6 +273,7 @@ impl DepthTarget {
             self.height,
             self.samples,
             Aspect::Depth,
+            self.data.len(),
             |i| Texel::Float([self.data[i], 0.0, 0.0, 0.0]),
         )
     }
@@ -252,6 +287,7 @@ fn encode_planes(
     height: u32,
     samples: u32,
     aspect: Aspect,
+    len: usize,
     texel: impl Fn(usize) -> Texel,
 ) -> Result<Texture> {
     if width == 0 || height == 0 {
@@ -259,7 +295,19 @@ fn encode_planes(
     }
     let bpp = desc.format.block_bytes() as usize;
     let (w, h, s) = (width as usize, height as usize, samples as usize);
-    let mut bytes = vec![0u8; w * h * s * bpp];
+    // The targets' fields are public: a `data` of the wrong length is an
+    // error here, not an index out of bounds below.
+    let n = w
+        .checked_mul(h)
+        .and_then(|n| n.checked_mul(s))
+        .filter(|&n| n == len)
+        .ok_or_else(|| Error::InvalidOption {
+            option: "data",
+            reason: format!(
+                "a {width} x {height} target with {samples} samples holding {len} values"
+            ),
+        })?;
+    let mut bytes = try_filled("texture", n * bpp, 0u8)?;
     if desc.format == TextureFormat::Rgba32Float && aspect == Aspect::Color {
         // The common resolve path: the bytes are the floats themselves.
         for si in 0..s {
@@ -440,5 +488,43 @@ mod tests {
             let q = [v, v * 0.5, v * 0.25, v];
             assert_eq!(enc.encode(q), slow(q), "{q:?}");
         }
+    }
+
+    #[test]
+    fn impossible_target_allocations_are_errors_not_aborts() {
+        // More than the address space: the allocator is never asked, and
+        // the answer is an error naming the buffer and its size.
+        let err = try_filled("colour target", usize::MAX / 32, [0.0f32; 4]).unwrap_err();
+        match err {
+            Error::OutOfMemory { what, bytes } => {
+                assert_eq!(what, "colour target");
+                assert_eq!(bytes, (usize::MAX / 32) as u64 * 16);
+            }
+            e => panic!("{e}"),
+        }
+        let mut v = vec![1.0f32; 3];
+        let err = try_resize(&mut v, "depth target", usize::MAX / 2, 0.0).unwrap_err();
+        assert!(err.to_string().contains("depth target"), "{err}");
+        // A failed resize leaves the vector as it was.
+        assert_eq!(v, [1.0; 3]);
+        assert_eq!(try_filled("x", 4, 7u8).unwrap(), [7; 4]);
+    }
+
+    #[test]
+    fn a_target_whose_data_has_the_wrong_length_is_an_error() {
+        let mut t = ColorTarget::new(4, 4, 1, [0.0; 4]);
+        t.data.pop();
+        assert!(matches!(
+            t.to_texture(TextureFormat::Rgba32Float),
+            Err(Error::InvalidOption { option: "data", .. })
+        ));
+        let d = DepthTarget {
+            width: 2,
+            height: 2,
+            samples: 4,
+            format: DepthFormat::D32Float,
+            data: vec![0.5; 4],
+        };
+        assert!(d.to_texture().is_err());
     }
 }

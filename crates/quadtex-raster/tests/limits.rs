@@ -67,11 +67,7 @@ fn targets_wider_or_taller_than_the_limit_are_errors() {
 fn huge_triangles_at_the_largest_extent_cover_exactly_their_pixels() {
     let (w, h) = (MAX_TARGET_EXTENT, 2);
     // The whole target: a triangle far past the guard band on every side.
-    // (Far larger scales, 1e6 and up, lose pixels at the clipped edge: the
-    // f32 clipper's precision, a coverage defect of its own, not an
-    // overflow; they must still not overflow, which the no-panic test
-    // below checks in debug builds.)
-    for scale in [1.0f32, 100.0] {
+    for scale in [1.0f32, 100.0, 1e6, 1e30, f32::MAX / 4.0] {
         let f = frame(
             w,
             h,

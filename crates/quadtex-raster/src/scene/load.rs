@@ -28,17 +28,112 @@ use super::{
     Camera, Light, Material, MeshSource, Object, Output, PcfMode, Scene, SceneTexture, Shader,
     Shadow, TextureSource, Transform, Turntable,
 };
+use crate::error::MAX_TARGET_SAMPLES;
 
 /// The largest procedural texture extent on any axis.
 const MAX_PROCEDURAL_EXTENT: u32 = 4096;
+
+/// The most bytes the textures of one scene may take together (every
+/// level, layer and slice, as the format crate stores them): 1 GiB. The
+/// per-texture limits alone let a few lines of TOML ask for gigabytes (ten
+/// 4096^2 `R32G32B32A32_SFLOAT` textures with mips are 3.4 GB). A
+/// procedural texture, and a generated mip chain, is counted before it is
+/// allocated; a file texture once read (the format crate bounds each file).
+pub const MAX_SCENE_TEXTURE_BYTES: u64 = 1 << 30;
+/// The most texels the generators of one scene may evaluate (level 0 of
+/// every procedural texture; every level for `mip_colored`): 2^26, four
+/// textures of the largest size. Bounds the load time (a 16-octave noise
+/// texel costs about 16 lattice evaluations).
+pub const MAX_SCENE_GENERATED_TEXELS: u64 = 1 << 26;
+/// The largest `max_anisotropy` a sampler may ask for: 16, the
+/// implementation's `maxSamplerAnisotropy` (Vulkan makes a larger value
+/// invalid). The sampler's footprint work per fragment grows with it.
+pub const MAX_ANISOTROPY: f32 = 16.0;
+/// The most objects (draws) in a scene.
+pub const MAX_OBJECTS: usize = 4096;
+/// The most lights in a scene: the lit shaders loop over every light for
+/// every fragment.
+pub const MAX_LIGHTS: usize = 16;
+/// The most triangles all objects of a scene may draw together (an object
+/// counts its mesh's triangles, shared or not): 2^22, two spheres of the
+/// largest tessellation. Bounds the per-frame mesh copies, setup and
+/// binning.
+pub const MAX_SCENE_TRIANGLES: u64 = 1 << 22;
+/// The largest OBJ file an object may name: 64 MiB, read before it is
+/// parsed (the parser holds all of it, triangulated, in memory).
+pub const MAX_OBJ_BYTES: u64 = 64 << 20;
+/// The most frames a turntable may have (`camera.turntable.frames`, and
+/// `quadtex render --frames`): 10,000, numbered `_0000` to `_9999`.
+pub const MAX_FRAMES: u32 = 10_000;
+
+/// What the textures loaded so far take, against
+/// [`MAX_SCENE_TEXTURE_BYTES`] and [`MAX_SCENE_GENERATED_TEXELS`].
+#[derive(Default)]
+struct Budget {
+    bytes: u64,
+    texels: u64,
+}
+
+impl Budget {
+    /// Counts `bytes` more texture memory for `key`, or says which limit
+    /// it passes.
+    fn take_bytes(&mut self, key: &str, bytes: Option<u64>) -> Result<()> {
+        let total = bytes.and_then(|b| b.checked_add(self.bytes));
+        match total {
+            Some(t) if t <= MAX_SCENE_TEXTURE_BYTES => {
+                self.bytes = t;
+                Ok(())
+            }
+            _ => Err(invalid(
+                key,
+                format!(
+                    "the scene's textures would take {} bytes, more than the {MAX_SCENE_TEXTURE_BYTES} (1 GiB) a scene may have",
+                    total.map_or_else(|| "too many".to_owned(), |t| t.to_string())
+                ),
+            )),
+        }
+    }
+
+    /// Counts the texture `generator` builds for `shape`: its bytes and
+    /// the texels it evaluates.
+    fn take_procedural(
+        &mut self,
+        key: &str,
+        generator: &Procedural,
+        shape: &ProceduralShape,
+    ) -> Result<()> {
+        let desc = generator.desc(shape);
+        self.take_bytes(key, desc.total_bytes())?;
+        let levels = match generator {
+            Procedural::MipColored { .. } => desc.levels,
+            _ => 1,
+        };
+        let texels = (0..levels)
+            .map(|l| desc.level_extent(l))
+            .map(|e| u64::from(e.width) * u64::from(e.height) * u64::from(e.depth))
+            .sum::<u64>()
+            * u64::from(desc.layers);
+        self.take_texels(key, texels)
+    }
+
+    /// Counts `texels` more generated texels for `key`.
+    fn take_texels(&mut self, key: &str, texels: u64) -> Result<()> {
+        let t = self.texels.saturating_add(texels);
+        if t > MAX_SCENE_GENERATED_TEXELS {
+            return Err(invalid(
+                key,
+                format!(
+                    "the scene's procedural textures would have {t} texels, more than the {MAX_SCENE_GENERATED_TEXELS} a scene may generate"
+                ),
+            ));
+        }
+        self.texels = t;
+        Ok(())
+    }
+}
 /// The most texels (all layers and slices of level 0) a procedural texture
 /// may have: keeps a typo from allocating gigabytes.
 const MAX_PROCEDURAL_TEXELS: u64 = 1 << 24;
-/// The most texture memory a scene's textures may take together (each
-/// texture has its own limits too): 1 GiB. Checked as each texture is
-/// loaded or generated, so a short scene file cannot make `quadtex render`
-/// allocate more than this plus one texture.
-pub const MAX_SCENE_TEXTURE_BYTES: u64 = 1 << 30;
 /// The largest output extent.
 const MAX_OUTPUT_EXTENT: u32 = 16384;
 /// The largest shadow map.
@@ -55,26 +150,47 @@ pub(crate) fn from_str(text: &str, base: &Path, path: &Path) -> Result<Scene> {
         Some(a) => color(a, "ambient")?.truncate(),
         None => Vec3::splat(0.1),
     };
-    let mut textures = BTreeMap::new();
-    let mut texture_bytes = 0u64;
+    // Every procedural texture is planned and counted against the
+    // scene's budget first: a scene asking for too much fails before any
+    // texture is allocated.
+    let mut budget = Budget::default();
+    let mut plans = BTreeMap::new();
     for (name, t) in &file.textures {
         let key = format!("textures.{name}");
-        let st = texture(t, &key, base)?;
-        texture_bytes += st.header.texture.bytes().len() as u64;
-        if texture_bytes > MAX_SCENE_TEXTURE_BYTES {
-            return Err(invalid(
-                key,
-                format!(
-                    "the scene's textures take {texture_bytes} bytes with this one, more than \
-                     the {MAX_SCENE_TEXTURE_BYTES} allowed"
-                ),
-            ));
+        one_source(t, &key)?;
+        if t.file.is_none() {
+            let (generator, shape) = procedural_plan(t, &key)?;
+            budget.take_procedural(&key, &generator, &shape)?;
+            plans.insert(name, (generator, shape));
         }
-        textures.insert(name.clone(), st);
+    }
+    let mut textures = BTreeMap::new();
+    for (name, t) in &file.textures {
+        let key = format!("textures.{name}");
+        let plan = plans.remove(name);
+        textures.insert(name.clone(), texture(t, &key, base, &mut budget, plan)?);
     }
     let mut samplers = BTreeMap::new();
     for (name, s) in &file.samplers {
         samplers.insert(name.clone(), sampler(s, &format!("samplers.{name}"))?);
+    }
+    if file.lights.len() > MAX_LIGHTS {
+        return Err(invalid(
+            "lights",
+            format!(
+                "{} lights, more than the {MAX_LIGHTS} a scene may have",
+                file.lights.len()
+            ),
+        ));
+    }
+    if file.objects.len() > MAX_OBJECTS {
+        return Err(invalid(
+            "objects",
+            format!(
+                "{} objects, more than the {MAX_OBJECTS} a scene may have",
+                file.objects.len()
+            ),
+        ));
     }
     let mut lights = Vec::new();
     for (i, l) in file.lights.iter().enumerate() {
@@ -89,9 +205,20 @@ pub(crate) fn from_str(text: &str, base: &Path, path: &Path) -> Result<Scene> {
     }
     let mut objects = Vec::new();
     let mut meshes: BTreeMap<String, Arc<Mesh>> = BTreeMap::new();
+    let mut triangles = 0u64;
     for (i, o) in file.objects.iter().enumerate() {
         let key = format!("objects[{i}]");
-        objects.push(object(o, &key, base, &materials, &mut meshes)?);
+        let o = object(o, &key, base, &materials, &mut meshes)?;
+        triangles += o.mesh.triangle_count() as u64;
+        if triangles > MAX_SCENE_TRIANGLES {
+            return Err(invalid(
+                key,
+                format!(
+                    "the objects up to this one draw {triangles} triangles, more than the {MAX_SCENE_TRIANGLES} a scene may have"
+                ),
+            ));
+        }
+        objects.push(o);
     }
     Ok(Scene {
         path: None,
@@ -197,7 +324,15 @@ fn camera(c: CameraFile) -> Result<Camera> {
                     axis: axis
                         .try_normalize()
                         .ok_or_else(|| invalid("camera.turntable.axis", "is zero"))?,
-                    frames: t.frames.unwrap_or(36),
+                    frames: match t.frames.unwrap_or(36) {
+                        f @ 1..=MAX_FRAMES => f,
+                        f => {
+                            return Err(invalid(
+                                "camera.turntable.frames",
+                                format!("{f} is outside 1..={MAX_FRAMES}"),
+                            ))
+                        }
+                    },
                 })
             }
         },
@@ -250,6 +385,16 @@ fn output(o: OutputFile) -> Result<Output> {
             format!("{} is not 1, 4 or 8", out.msaa),
         ));
     }
+    let samples = u64::from(out.width) * u64::from(out.height) * u64::from(out.msaa);
+    if samples > MAX_TARGET_SAMPLES {
+        return Err(invalid(
+            "output.msaa",
+            format!(
+                "{} x {} pixels with {} samples is {samples} samples, more than the {MAX_TARGET_SAMPLES} a target may hold",
+                out.width, out.height, out.msaa
+            ),
+        ));
+    }
     Ok(out)
 }
 
@@ -282,7 +427,8 @@ fn srgb_twin(f: TextureFormat) -> Option<TextureFormat> {
         .find(|s| s.is_srgb() && s.linear_twin() == f)
 }
 
-fn texture(t: &TextureFile, key: &str, base: &Path) -> Result<SceneTexture> {
+/// Checks that the texture at `key` names exactly one source.
+fn one_source(t: &TextureFile, key: &str) -> Result<()> {
     let generators = [
         t.checker.is_some(),
         t.gradient.is_some(),
@@ -301,9 +447,34 @@ fn texture(t: &TextureFile, key: &str, base: &Path) -> Result<SceneTexture> {
             ),
         ));
     }
-    let mut st = match &t.file {
-        Some(f) => file_texture(t, f, key, base)?,
-        None => procedural_texture(t, key)?,
+    Ok(())
+}
+
+/// The texture at `key`: read from its file (counted against `budget` as
+/// it loads), or built from its `plan` (already counted).
+fn texture(
+    t: &TextureFile,
+    key: &str,
+    base: &Path,
+    budget: &mut Budget,
+    plan: Option<(Procedural, ProceduralShape)>,
+) -> Result<SceneTexture> {
+    let mut st = match (&t.file, plan) {
+        (Some(f), _) => file_texture(t, f, key, base, budget)?,
+        (None, Some((generator, shape))) => {
+            let (_, header) = generator
+                .build(&shape)
+                .map_err(|source| SceneError::Texture {
+                    key: key.to_owned(),
+                    source,
+                })?;
+            SceneTexture {
+                header,
+                source: TextureSource::Procedural(generator),
+            }
+        }
+        // `from_str` plans every texture without a file.
+        (None, None) => return Err(invalid(key, "has no source")),
     };
     if let Some(s) = &t.swizzle {
         st.header.swizzle = Swizzle::parse4(s).ok_or_else(|| SceneError::UnknownName {
@@ -323,7 +494,13 @@ fn texture(t: &TextureFile, key: &str, base: &Path) -> Result<SceneTexture> {
     Ok(st)
 }
 
-fn file_texture(t: &TextureFile, name: &str, key: &str, base: &Path) -> Result<SceneTexture> {
+fn file_texture(
+    t: &TextureFile,
+    name: &str,
+    key: &str,
+    base: &Path,
+    budget: &mut Budget,
+) -> Result<SceneTexture> {
     for (k, set) in [
         ("format", t.format.is_some()),
         ("size", t.size.is_some()),
@@ -357,6 +534,7 @@ fn file_texture(t: &TextureFile, name: &str, key: &str, base: &Path) -> Result<S
     };
     let mut tex = quadtex_format::io::load_file_with(&path, cs).map_err(terr)?;
     let d = *tex.desc();
+    budget.take_bytes(key, d.total_bytes())?;
     let can_generate = !d.format.is_compressed()
         && !d.kind.is_multisample()
         && d.format.aspect_sample_type(d.format.default_aspect())
@@ -373,6 +551,12 @@ fn file_texture(t: &TextureFile, name: &str, key: &str, base: &Path) -> Result<S
     };
     if want_mips && d.levels == 1 && d.max_levels() > 1 {
         let full = d.with_levels(d.max_levels());
+        // The chain's levels below the first, before they are allocated
+        // (the copy replaces the loaded level 0, which is already counted).
+        let chain = full
+            .total_bytes()
+            .and_then(|f| f.checked_sub(d.total_bytes()?));
+        budget.take_bytes(&format!("{key}.mips"), chain)?;
         let mut t2 = Texture::new(full, Layout::Linear).map_err(terr)?;
         for layer in 0..d.layers {
             if let Some(bytes) = tex.subresource_bytes(0, layer, 0) {
@@ -399,7 +583,9 @@ fn file_texture(t: &TextureFile, name: &str, key: &str, base: &Path) -> Result<S
     })
 }
 
-fn procedural_texture(t: &TextureFile, key: &str) -> Result<SceneTexture> {
+/// Validates the procedural texture at `key` into what builds it, without
+/// building it.
+fn procedural_plan(t: &TextureFile, key: &str) -> Result<(Procedural, ProceduralShape)> {
     let kind = match &t.kind {
         Some(k) => parse_name(k, &format!("{key}.kind"), "texture kind", &KINDS)?,
         None => TextureKind::D2,
@@ -545,16 +731,7 @@ fn procedural_texture(t: &TextureFile, key: &str) -> Result<SceneTexture> {
         mips: t.mips.unwrap_or(true),
         tints,
     };
-    let (_, header) = generator
-        .build(&shape)
-        .map_err(|source| SceneError::Texture {
-            key: key.to_owned(),
-            source,
-        })?;
-    Ok(SceneTexture {
-        header,
-        source: TextureSource::Procedural(generator),
-    })
+    Ok((generator, shape))
 }
 
 const FILTERS: [(&str, Filter); 2] = [("nearest", Filter::Nearest), ("linear", Filter::Linear)];
@@ -672,7 +849,18 @@ fn sampler(s: &SamplerFile, key: &str) -> Result<SamplerHeader> {
         h.max_lod = finite(v, &k("max_lod"))?;
     }
     if let Some(v) = s.max_anisotropy {
-        h.max_anisotropy = finite(v, &k("max_anisotropy"))?;
+        // An error rather than a clamp: Vulkan makes a value above
+        // maxSamplerAnisotropy invalid, and a scene asking for 4096 means
+        // something the renderer does not do. (Below 1 the sampler's own
+        // validation below refuses it.)
+        let v = finite(v, &k("max_anisotropy"))?;
+        if v > MAX_ANISOTROPY {
+            return Err(invalid(
+                k("max_anisotropy"),
+                format!("{v} is outside 1..={MAX_ANISOTROPY}"),
+            ));
+        }
+        h.max_anisotropy = v;
     }
     if let Some(c) = &s.compare {
         h.compare = Some(parse_name(c, &k("compare"), "compare op", &compare_ops())?);
@@ -743,7 +931,26 @@ fn material(
                 format!("the {} shader needs a texture", shader.name()),
             ))
         }
-        None => {}
+        None => {
+            // Without a texture the shader reads a 1x1 RGBA8 white one
+            // (`render`): the sampler must suit it too (no depth compare),
+            // or the render would fail where loading succeeded.
+            let white = TextureHeader::new(Arc::new(
+                Texture::new(
+                    quadtex_format::TextureDesc::d2(TextureFormat::Rgba8Unorm, 1, 1).with_levels(1),
+                    Layout::Linear,
+                )
+                .map_err(|source| SceneError::Texture {
+                    key: k("texture"),
+                    source,
+                })?,
+            ));
+            samp.validate_with(&white)
+                .map_err(|source| SceneError::Sampler {
+                    key: k("sampler"),
+                    source,
+                })?;
+        }
         Some(t) => {
             if !wanted.contains(&t.header.kind) {
                 return Err(invalid(
@@ -868,6 +1075,21 @@ fn object(
                     key: k("file"),
                     path,
                 });
+            }
+            let len = std::fs::metadata(&path)
+                .map_err(|source| SceneError::Io {
+                    path: path.clone(),
+                    source,
+                })?
+                .len();
+            if len > MAX_OBJ_BYTES {
+                return Err(invalid(
+                    k("file"),
+                    format!(
+                        "{}: {len} bytes, more than the {MAX_OBJ_BYTES} an OBJ file may have",
+                        path.display()
+                    ),
+                ));
             }
             MeshSource::Obj(path)
         }

@@ -14,6 +14,7 @@ use std::path::Path;
 use glam::{Vec2, Vec3};
 
 use super::error::{invalid, Result, SceneError};
+use super::load::MAX_SCENE_TRIANGLES;
 
 /// An indexed triangle mesh.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -222,7 +223,31 @@ impl Mesh {
                 path: path.to_owned(),
                 source,
             })?;
+        // Counted before anything is copied: the file's triangles against
+        // the scene's, and the copies reserved fallibly.
+        let vertices: usize = models.iter().map(|m| m.mesh.positions.len() / 3).sum();
+        let indices: usize = models.iter().map(|m| m.mesh.indices.len()).sum();
+        if indices / 3 > MAX_SCENE_TRIANGLES as usize {
+            return Err(invalid(
+                key,
+                format!(
+                    "{}: {} triangles, more than the {MAX_SCENE_TRIANGLES} a scene may have",
+                    path.display(),
+                    indices / 3
+                ),
+            ));
+        }
         let mut m = Mesh::default();
+        let oom = |_| {
+            invalid(
+                key,
+                format!("{}: out of memory for the mesh", path.display()),
+            )
+        };
+        m.positions.try_reserve_exact(vertices).map_err(oom)?;
+        m.normals.try_reserve_exact(vertices).map_err(oom)?;
+        m.uvs.try_reserve_exact(vertices).map_err(oom)?;
+        m.indices.try_reserve_exact(indices).map_err(oom)?;
         for model in models {
             let t = &model.mesh;
             let base = m.positions.len() as u32;

@@ -30,7 +30,6 @@
 mod error;
 mod file;
 mod load;
-pub use load::MAX_SCENE_TEXTURE_BYTES;
 mod mesh;
 mod procedural;
 mod render;
@@ -44,6 +43,10 @@ use quadtex_format::TextureFormat;
 use quadtex_sampler::{AddressMode, SamplerHeader, TextureHeader};
 
 pub use error::{Result, SceneError};
+pub use load::{
+    MAX_ANISOTROPY, MAX_FRAMES, MAX_LIGHTS, MAX_OBJECTS, MAX_OBJ_BYTES, MAX_SCENE_GENERATED_TEXELS,
+    MAX_SCENE_TEXTURE_BYTES, MAX_SCENE_TRIANGLES,
+};
 pub use mesh::{Mesh, MAX_SEGMENTS, MIN_SEGMENTS};
 pub use procedural::{
     cube_direction, GradientDirection, NoiseBasis, Procedural, ProceduralShape, MIP_LEVEL_COLORS,

@@ -201,6 +201,33 @@ pub fn cube_direction(face: u32, s: f32, t: f32) -> Vec3 {
 }
 
 impl Procedural {
+    /// The texture [`Procedural::build`] makes for `shape`: its kind,
+    /// format and extent, 6 layers for a cube, and the full mip chain
+    /// (`mip_colored` always, the others when `shape.mips`). Its
+    /// `total_bytes` is what the build allocates, known before it does.
+    pub fn desc(&self, shape: &ProceduralShape) -> TextureDesc {
+        let (depth, layers) = match shape.kind {
+            TextureKind::D3 => (shape.depth, 1),
+            TextureKind::Cube => (1, 6),
+            TextureKind::D2Array => (1, shape.layers),
+            _ => (1, 1),
+        };
+        let full = full_mip_count(shape.width, shape.height, depth);
+        let mip_colored = matches!(self, Procedural::MipColored { .. });
+        let levels = if mip_colored || shape.mips { full } else { 1 };
+        TextureDesc {
+            kind: shape.kind,
+            format: shape.format,
+            width: shape.width,
+            height: shape.height,
+            depth,
+            layers,
+            levels: levels.max(1),
+            samples: 1,
+            no_mipmap: false,
+        }
+    }
+
     /// Builds the texture and a header viewing all of it.
     ///
     /// Fails (with the format crate's error) for impossible extents, block
@@ -209,6 +236,7 @@ impl Procedural {
         &self,
         shape: &ProceduralShape,
     ) -> Result<(Arc<Texture>, TextureHeader), quadtex_format::Error> {
+        let desc = self.desc(shape);
         let f = shape.format;
         if f.is_compressed() {
             return Err(quadtex_format::Error::Unsupported {
@@ -222,26 +250,8 @@ impl Procedural {
                 what: "procedural textures need a colour format",
             });
         }
-        let (depth, layers) = match shape.kind {
-            TextureKind::D3 => (shape.depth, 1),
-            TextureKind::Cube => (1, 6),
-            TextureKind::D2Array => (1, shape.layers),
-            _ => (1, 1),
-        };
-        let full = full_mip_count(shape.width, shape.height, depth);
         let mip_colored = matches!(self, Procedural::MipColored { .. });
-        let levels = if mip_colored || shape.mips { full } else { 1 };
-        let desc = TextureDesc {
-            kind: shape.kind,
-            format: f,
-            width: shape.width,
-            height: shape.height,
-            depth,
-            layers,
-            levels: levels.max(1),
-            samples: 1,
-            no_mipmap: false,
-        };
+        let layers = desc.layers;
         let mut tex = Texture::new(desc, Layout::Linear)?;
         let aspect = f.default_aspect();
         let bpp = f.block_bytes() as usize;
@@ -254,8 +264,15 @@ impl Procedural {
                 } else {
                     shape.tints[layer as usize % shape.tints.len()]
                 };
-                let mut bytes =
-                    vec![0u8; e.width as usize * e.height as usize * e.depth as usize * bpp];
+                let n = e.width as usize * e.height as usize * e.depth as usize * bpp;
+                // Fallible: a failed allocation is an error, not an abort.
+                let mut bytes = Vec::new();
+                bytes.try_reserve_exact(n).map_err(|_| {
+                    quadtex_format::Error::OutOfRange(format!(
+                        "out of memory: cannot allocate {n} bytes for a procedural texture level"
+                    ))
+                })?;
+                bytes.resize(n, 0u8);
                 let mut o = 0;
                 for z in 0..e.depth {
                     for y in 0..e.height {
