@@ -74,8 +74,21 @@ pub struct QuadSampler<'a> {
 }
 
 impl<'a> QuadSampler<'a> {
-    /// Binds the headers; they should be validated
-    /// ([`SamplerHeader::validate_with`]).
+    /// Binds the headers after checking them: the sampler with the view
+    /// ([`SamplerHeader::validate_with`], which checks the view too) and
+    /// the profile ([`Profile::validate`]). The first problem found is the
+    /// error.
+    pub fn try_new(
+        view: &'a TextureHeader,
+        smp: &'a SamplerHeader,
+        profile: &'a Profile,
+    ) -> Result<QuadSampler<'a>> {
+        smp.validate_with(view)?;
+        profile.validate()?;
+        Ok(QuadSampler::new(view, smp, profile))
+    }
+
+    /// Binds the headers without checking them ([`Self::try_new`] checks).
     pub fn new(
         view: &'a TextureHeader,
         smp: &'a SamplerHeader,
