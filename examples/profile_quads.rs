@@ -26,14 +26,15 @@ fn main() {
         Err(e) => return eprintln!("{e}"),
     };
     let second = Duration::from_secs(1);
-    let (batch, _) = w.run(Op::Sample, second);
+    let level = quadtex::sampler::cpu::simd_level();
+    let (batch, _) = w.run(Op::SampleQuads, &Profile::VULKAN, level, second);
     if std::env::var_os("QUADTEX_BATCH_ONLY").is_some() {
         return println!(
             "{filter}/{format}/{kind}: sample_quads_rgba {:.2} Mquads/s",
             batch / 1e6
         );
     }
-    let (single, _) = w.run(Op::SampleQuad, second);
+    let (single, _) = w.run(Op::SampleQuad, &Profile::VULKAN, level, second);
     let reference = if std::env::var_os("QUADTEX_NO_REFERENCE").is_some() {
         0.0
     } else {

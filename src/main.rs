@@ -60,9 +60,9 @@ enum Command {
     },
     /// Time one texture operation on one thread: Mquads/s and Mpixels/s.
     Profile {
-        /// sample (the batched tile API), sample_quad (one quad per call),
-        /// gather, compare (PCF sample; use a depth format), query_lod or
-        /// fetch.
+        /// sample (the planar API), sample_quads (the batched `Quad` API),
+        /// sample_quad (one quad per call), gather, compare (PCF sample;
+        /// use a depth format), query_lod or fetch.
         #[arg(long, default_value = "sample")]
         op: String,
         /// nearest, bilinear, trilinear or aniso16.
@@ -77,6 +77,13 @@ enum Command {
         /// Seconds to run.
         #[arg(long, default_value_t = 1.0)]
         seconds: f64,
+        /// Sampler profile: vulkan (f32 weights), nv_sass, ptx or d3d11.
+        #[arg(long, default_value = "vulkan")]
+        profile: String,
+        /// SIMD level: avx512, avx2, sse2 or portable (default: the best
+        /// this CPU has, or QUADTEX_SIMD).
+        #[arg(long)]
+        simd: Option<String>,
     },
 }
 
@@ -113,7 +120,17 @@ fn main() -> ExitCode {
             format,
             kind,
             seconds,
-        } => profile(&op, &filter, &format, &kind, seconds),
+            profile: name,
+            simd,
+        } => profile(
+            &op,
+            &filter,
+            &format,
+            &kind,
+            seconds,
+            &name,
+            simd.as_deref(),
+        ),
         Command::Info {
             file,
             level,
@@ -254,12 +271,42 @@ fn print_info(file: &std::path::Path, tex: &Texture) {
 }
 
 /// `quadtex profile`: one line of figures, or a one-line error (exit 2).
-fn profile(op: &str, filter: &str, format: &str, kind: &str, seconds: f64) -> ExitCode {
+fn profile(
+    op: &str,
+    filter: &str,
+    format: &str,
+    kind: &str,
+    seconds: f64,
+    profile_name: &str,
+    simd: Option<&str>,
+) -> ExitCode {
     let Some(o) = quadtex::profile::Op::parse(op) else {
         eprintln!(
-            "quadtex: unknown op `{op}` (sample, sample_quad, gather, compare, query_lod, fetch)"
+            "quadtex: unknown op `{op}` (sample, sample_quads, sample_quad, gather, compare, query_lod, fetch)"
         );
         return ExitCode::from(2);
+    };
+    let Some(sampler_profile) = quadtex_raster::scene::profile_from_name(profile_name) else {
+        eprintln!("quadtex: unknown profile `{profile_name}` (vulkan, nv_sass, ptx, d3d11)");
+        return ExitCode::from(2);
+    };
+    let level = match simd {
+        None => quadtex_sampler::cpu::simd_level(),
+        Some(name) => match quadtex_sampler::SimdLevel::parse(name) {
+            Some(l) if l.supported() => l,
+            Some(l) => {
+                eprintln!(
+                    "quadtex: this CPU does not run SIMD level `{}` (best: {})",
+                    l.name(),
+                    quadtex_sampler::SimdLevel::detect().name()
+                );
+                return ExitCode::from(2);
+            }
+            None => {
+                eprintln!("quadtex: unknown SIMD level `{name}` (avx512, avx2, sse2, portable)");
+                return ExitCode::from(2);
+            }
+        },
     };
     if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
         eprintln!("quadtex: --seconds must be in (0, 3600]");
@@ -272,11 +319,17 @@ fn profile(op: &str, filter: &str, format: &str, kind: &str, seconds: f64) -> Ex
             return ExitCode::from(2);
         }
     };
-    let (qps, sum) = w.run(o, std::time::Duration::from_secs_f64(seconds));
+    let (qps, sum) = w.run(
+        o,
+        &sampler_profile,
+        level,
+        std::time::Duration::from_secs_f64(seconds),
+    );
     println!(
-        "{op} {filter}/{format}/{kind}: {:.2} Mquads/s = {:.1} Mpixels/s (1 thread; target features: {}; checksum {sum:.1})",
+        "{op} {filter}/{format}/{kind}: {:.2} Mquads/s = {:.1} Mpixels/s (1 thread; isa {}; profile {profile_name}; build target features: {}; checksum {sum:.1})",
         qps / 1e6,
         qps * 4.0 / 1e6,
+        level.name(),
         quadtex::profile::target_features()
     );
     ExitCode::SUCCESS

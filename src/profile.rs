@@ -6,7 +6,8 @@
 //! (16,384 quads) minifying about 1.6:1 with a slight rotation (8:1 for
 //! `aniso16`), seeded random texel bytes in a tiled mipmapped texture
 //! (1024^2 2D, 256^2 cube faces, 512^2 x 4 layers), implicit coarse
-//! derivatives, `Profile::VULKAN`, one thread.
+//! derivatives, one thread, the profile and SIMD level given (default
+//! `Profile::VULKAN` and the best level the CPU has).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -15,16 +16,19 @@ use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat, TextureKind};
 use quadtex_sampler::fetch::{FetchArgs, QuadFetcher};
 use quadtex_sampler::profile::Derivatives;
 use quadtex_sampler::{
-    query_lod, AddressMode, Filter, GatherArgs, MipmapMode, Profile, Quad, QuadSampler, SampleArgs,
-    SamplerHeader, TextureHeader,
+    query_lod, AddressMode, Filter, GatherArgs, MipmapMode, PlanarOut, Profile, Quad, QuadCoords,
+    QuadSampler, SampleArgs, SamplerHeader, SimdLevel, TextureHeader,
 };
 
 /// What `quadtex profile` can time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
-    /// `sample` through `QuadSampler::sample_quads_rgba` (the whole region
-    /// per call: the batched kernels).
+    /// `sample` through `QuadSampler::sample_planar` (the whole region per
+    /// call, coordinates and results as planes: the planar kernel).
     Sample,
+    /// `sample` through `QuadSampler::sample_quads_rgba` (the whole region
+    /// per call as `Quad`s, lane-major RGBA results).
+    SampleQuads,
     /// `sample` through `QuadSampler::sample`, one quad per call.
     SampleQuad,
     /// `gather` (TLD4) of component R through `QuadSampler::gather_quads`.
@@ -40,11 +44,12 @@ pub enum Op {
 }
 
 impl Op {
-    /// Parses `sample`, `sample_quad`, `gather`, `compare`, `query_lod` or
-    /// `fetch`.
+    /// Parses `sample`, `sample_quads`, `sample_quad`, `gather`,
+    /// `compare`, `query_lod` or `fetch`.
     pub fn parse(s: &str) -> Option<Op> {
         Some(match s {
             "sample" => Op::Sample,
+            "sample_quads" => Op::SampleQuads,
             "sample_quad" => Op::SampleQuad,
             "gather" => Op::Gather,
             "compare" => Op::Compare,
@@ -174,11 +179,27 @@ impl Workload {
         })
     }
 
-    /// Runs `op` over the quads repeatedly for about `time`; returns quads
-    /// per second and a checksum (so the work cannot be optimised away).
-    pub fn run(&self, op: Op, time: Duration) -> (f64, f64) {
-        let profile = Profile::VULKAN;
+    /// Runs `op` over the quads repeatedly for about `time` with `profile`
+    /// at SIMD level `level`; returns quads per second and a checksum (so
+    /// the work cannot be optimised away).
+    pub fn run(&self, op: Op, profile: &Profile, level: SimdLevel, time: Duration) -> (f64, f64) {
+        let profile = *profile;
         let mut unit = QuadSampler::new(&self.view, &self.smp, &profile);
+        unit.set_simd_level(level);
+        let plane = |k: usize| -> Vec<f32> {
+            self.quads
+                .iter()
+                .flat_map(|q| q.coords.map(|c| c[k]))
+                .collect()
+        };
+        let (ps, pt, pr, pa) = (plane(0), plane(1), plane(2), plane(3));
+        let coords = QuadCoords {
+            s: &ps,
+            t: &pt,
+            r: &pr,
+            a: &pa,
+        };
+        let mut planes = [(); 4].map(|_| vec![0.0f32; 4 * self.quads.len()]);
         let mut fetcher = QuadFetcher::new(&self.view);
         let cmp_smp = SamplerHeader {
             compare: Some(quadtex_sampler::CompareOp::LessOrEqual),
@@ -201,6 +222,15 @@ impl Workload {
         while t.elapsed() < time {
             match op {
                 Op::Sample => {
+                    let [r, g, b, a] = &mut planes;
+                    unit.sample_planar(&self.args, &coords, &mut PlanarOut { r, g, b, a });
+                    sum += planes[0]
+                        .iter()
+                        .step_by(4)
+                        .map(|&v| f64::from(v))
+                        .sum::<f64>();
+                }
+                Op::SampleQuads => {
                     unit.sample_quads_rgba(&self.args, &self.quads, &mut out);
                     sum += out.iter().map(|r| f64::from(r[0][0])).sum::<f64>();
                 }

@@ -140,8 +140,8 @@ fn fetch_lane(ctx: &Ctx<'_>, args: &FetchArgs, lane: usize) -> (Texel, bool) {
     }
     load(
         ctx,
-        view.base_level + level,
-        view.base_layer + layer,
+        view.base_level.wrapping_add(level),
+        view.base_layer.wrapping_add(layer),
         sample,
         xyz,
     )

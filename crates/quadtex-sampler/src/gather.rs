@@ -131,6 +131,10 @@ pub fn gather_reference(
 ) -> QuadResult {
     let running = quad.running();
     let ctx = Ctx::new(view, smp, profile);
+    // Views `TextureHeader::validate` rejects read zeros (`reference::sample`).
+    if !ctx.usable {
+        return QuadResult::zeros(running, ctx.ty);
+    }
     match view.kind {
         TextureKind::D2 | TextureKind::D2Array | TextureKind::Cube | TextureKind::CubeArray => {}
         TextureKind::D1

@@ -5,19 +5,25 @@
 //! ([`Profile`]), quads ([`Quad`]) and the operations on them: [`sample`]
 //! (through [`QuadSampler`]), [`gather`](fn@gather), [`query_lod`] and
 //! [`fetch`](fn@fetch) (through [`QuadFetcher`]). The [`reference`](mod@reference) module is the
-//! scalar twin of every kernel: SEMANTICS.md written out literally. What a
-//! texture *is* lives in `quadtex-format`.
+//! scalar twin of every kernel: SEMANTICS.md written out literally. Many
+//! quads at once go through [`QuadSampler::sample_planar`] (coordinates and
+//! results as planes, [`planar`]), whose kernel runs at the SIMD level
+//! [`cpu`] picks when the program runs. What a texture *is* lives in
+//! `quadtex-format`.
 
 mod arch;
 mod batch;
+pub mod cpu;
 pub mod error;
 pub mod fetch;
 pub mod gather;
 pub mod header;
 pub mod isa;
 mod kernel;
+mod lanes;
 pub mod lod;
 pub mod output;
+pub mod planar;
 pub mod pool;
 pub mod profile;
 pub mod quad;
@@ -25,6 +31,7 @@ pub mod query;
 pub mod reference;
 mod simd;
 
+pub use cpu::SimdLevel;
 pub use error::{Error, Result};
 pub use fetch::{fetch, FetchArgs, QuadFetcher};
 pub use gather::{gather, GatherArgs, GatherOffsets};
@@ -33,9 +40,11 @@ pub use header::{
     SamplerHeader, Swizzle, TextureHeader,
 };
 pub use lod::{query_lod, LodResult};
+pub use planar::{PlanarOut, QuadCoords};
 pub use pool::{Handle, Pools};
 pub use profile::Profile;
 pub use quad::{Lod, Quad, QuadResult, SampleArgs};
+use quadtex_format::TextureKind;
 
 /// `tex` through a handle: resolves the header and sampler and samples the
 /// quad; an invalid handle gives zeros in every running lane (seed 000).
@@ -71,6 +80,8 @@ pub fn sample(
 pub struct QuadSampler<'a> {
     ctx: reference::Ctx<'a>,
     decoder: kernel::Decoder,
+    level: SimdLevel,
+    planar_quads: usize,
 }
 
 impl<'a> QuadSampler<'a> {
@@ -96,12 +107,114 @@ impl<'a> QuadSampler<'a> {
     ) -> QuadSampler<'a> {
         let ctx = reference::Ctx::new(view, smp, profile);
         let decoder = kernel::Decoder::new(ctx.format);
-        QuadSampler { ctx, decoder }
+        QuadSampler {
+            ctx,
+            decoder,
+            level: cpu::simd_level(),
+            planar_quads: 0,
+        }
+    }
+
+    /// The SIMD level the planar kernels run at ([`cpu::simd_level`] unless
+    /// set).
+    pub fn simd_level(&self) -> SimdLevel {
+        self.level
+    }
+
+    /// Runs the planar kernels at `level`, or at the best level below it
+    /// that this CPU has. Every level gives the same bits.
+    pub fn set_simd_level(&mut self, level: SimdLevel) {
+        self.level = level.min(SimdLevel::detect());
+    }
+
+    /// How many quads the planar kernel has sampled through this sampler
+    /// (for tests: the rest went quad by quad).
+    #[doc(hidden)]
+    pub fn planar_kernel_quads(&self) -> usize {
+        self.planar_quads
+    }
+
+    /// Why [`Self::sample_planar`] with `args` would not use the planar
+    /// kernel, if it would not.
+    pub fn planar_fallback(&self, args: &SampleArgs) -> Option<planar::Fallback> {
+        planar::Plan::new(&self.ctx, args).err()
+    }
+
+    /// `tex` on `n` full quads given as planes ([`QuadCoords`]: lane `l` of
+    /// quad `q` at `4q + l`), results as planes ([`PlanarOut`]), `n` the
+    /// most whole quads every plane the view reads and every output plane
+    /// hold (`r` is read by 3D and cube views, `a` by arrays). The planar
+    /// kernel ([`planar`]) takes what it covers, groups of quads at a time;
+    /// the rest runs as [`Self::sample`]. Returns `n`. The bits are
+    /// [`Self::sample`]'s either way.
+    pub fn sample_planar(
+        &mut self,
+        args: &SampleArgs,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+    ) -> usize {
+        let kind = self.ctx.view.kind;
+        let mut len = coords.s.len().min(coords.t.len());
+        if matches!(
+            kind,
+            TextureKind::D3 | TextureKind::Cube | TextureKind::CubeArray
+        ) {
+            len = len.min(coords.r.len());
+        }
+        if kind.is_array() {
+            len = len.min(coords.a.len());
+        }
+        len = len
+            .min(out.r.len())
+            .min(out.g.len())
+            .min(out.b.len())
+            .min(out.a.len());
+        let n = len / 4;
+        // Unusable views go quad by quad (`Self::sample` gives zeros).
+        let plan = planar::Plan::new(&self.ctx, args)
+            .ok()
+            .filter(|_| self.ctx.usable);
+        let group = self.level.min(SimdLevel::detect()).lanes();
+        let mut q = 0;
+        while q < n {
+            if let Some(p) = &plan {
+                let done = p.run(self.level, coords, out, q, n);
+                self.planar_quads += done;
+                q += done;
+            }
+            // A group the kernel handed back, or the remainder.
+            let end = if plan.is_some() {
+                (q + group).min(n)
+            } else {
+                n
+            };
+            for qi in q..end {
+                let at = |c: &[f32], l: usize| c.get(4 * qi + l).copied().unwrap_or(0.0);
+                let quad = Quad::new([0, 1, 2, 3].map(|l| {
+                    [
+                        at(coords.s, l),
+                        at(coords.t, l),
+                        at(coords.r, l),
+                        at(coords.a, l),
+                    ]
+                }));
+                let rgba = rgba_of(&self.sample(args, &quad));
+                for (l, v) in rgba.iter().enumerate() {
+                    let i = 4 * qi + l;
+                    (out.r[i], out.g[i], out.b[i], out.a[i]) = (v[0], v[1], v[2], v[3]);
+                }
+            }
+            q = end;
+        }
+        n
     }
 
     /// `tex` on one quad: the SIMD kernel where it covers the call, the
     /// scalar reference otherwise; both give the same bits.
     pub fn sample(&mut self, args: &SampleArgs, quad: &Quad) -> QuadResult {
+        if !self.ctx.usable {
+            return QuadResult::zeros(quad.running(), self.ctx.ty);
+        }
         let flat = kernel::handles(&self.ctx, args);
         if quad.running() == 0xf && batch::eligible(&self.ctx, args) {
             let mut out = [QuadResult::EMPTY];
@@ -258,7 +371,8 @@ impl<'a> QuadSampler<'a> {
         let (quads, out) = (&quads[..n], &mut out[..n]);
         let per = lanes / 4;
         let (mut done, mut batched) = (0, 0);
-        if ok && matches!(lanes, 4 | 8 | 16) {
+        // Unusable views go quad by quad (`single` gives zeros).
+        if ok && self.ctx.usable && matches!(lanes, 4 | 8 | 16) {
             while done + per <= n {
                 let (q, o) = (&quads[done..done + per], &mut out[done..done + per]);
                 if batch(self, q, o) {
@@ -293,7 +407,8 @@ pub fn sample_uses_kernel(
     profile: &Profile,
     args: &SampleArgs,
 ) -> bool {
-    kernel::handles(&reference::Ctx::new(view, smp, profile), args)
+    let ctx = reference::Ctx::new(view, smp, profile);
+    ctx.usable && kernel::handles(&ctx, args)
 }
 
 /// Whether [`sample`] runs this particular quad on the SIMD kernels: as
@@ -307,6 +422,9 @@ pub fn quad_uses_kernel(
     quad: &Quad,
 ) -> bool {
     let ctx = reference::Ctx::new(view, smp, profile);
+    if !ctx.usable {
+        return false;
+    }
     if kernel::handles(&ctx, args) {
         return true;
     }

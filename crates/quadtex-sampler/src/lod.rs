@@ -76,7 +76,8 @@ pub fn query_lod(
 ) -> [Option<LodResult>; 4] {
     let running = quad.running();
     let mut out = [None; 4];
-    if view.kind.is_multisample() {
+    // Views `TextureHeader::validate` rejects have no levels to speak of.
+    if view.kind.is_multisample() || view.validate().is_err() {
         for (lane, o) in out.iter_mut().enumerate() {
             if running & (1 << lane) != 0 {
                 *o = Some(LodResult {

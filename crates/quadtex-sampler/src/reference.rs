@@ -310,7 +310,8 @@ pub(crate) fn lane_lod(
     (lambda.or(lambda_override), bias)
 }
 
-/// The reference sampler for one quad.
+/// The reference sampler for one quad. A view that
+/// [`TextureHeader::validate`] rejects reads zeros in every running lane.
 pub fn sample(
     view: &TextureHeader,
     smp: &SamplerHeader,
@@ -320,6 +321,9 @@ pub fn sample(
 ) -> QuadResult {
     let ctx = Ctx::new(view, smp, profile);
     let running = quad.running();
+    if !ctx.usable {
+        return QuadResult::zeros(running, ctx.ty);
+    }
     let mut out = QuadResult::EMPTY;
     let (derivs, lambda_override) = lane_derivatives(profile, args, quad);
     for lane in 0..4 {
@@ -348,6 +352,12 @@ pub(crate) struct Ctx<'a> {
     pub(crate) base: [u32; 3],
     /// The view's swizzle is `rgba` (checked once, not per lane).
     pub(crate) identity_swizzle: bool,
+    /// The view passes [`TextureHeader::validate`]. Sampling trusts its
+    /// headers but must not panic on any, and every path must agree: a
+    /// view that `validate` rejects (no levels, levels or layers outside
+    /// the texture, ...) reads zeros in every running lane, as an invalid
+    /// handle does.
+    pub(crate) usable: bool,
 }
 
 /// The result of reading one texel: the value (compare applied) and
@@ -370,6 +380,7 @@ impl<'a> Ctx<'a> {
             ty: format.sample_type(),
             base: [e.width, e.height, e.depth],
             identity_swizzle: view.swizzle == Swizzle::IDENTITY,
+            usable: view.validate().is_ok(),
         }
     }
 

@@ -6,12 +6,16 @@
 
 mod common;
 
+use std::sync::Arc;
+
 use common::*;
-use quadtex_format::Texel;
+use quadtex_format::{Layout, Texel, Texture, TextureDesc, TextureFormat as F, TextureKind as K};
+use quadtex_sampler::gather::{gather_reference, GatherArgs};
 use quadtex_sampler::profile::OffsetOverflow;
 use quadtex_sampler::{
-    query_lod, reference, sample, Error, Filter, Lod, MipmapMode, Profile, Quad, QuadResult,
-    QuadSampler, SampleArgs, SamplerHeader, TextureHeader,
+    fetch, gather, query_lod, reference, sample, sample_uses_kernel, AddressMode, Error, FetchArgs,
+    Filter, Lod, MipmapMode, Profile, Quad, QuadFetcher, QuadResult, QuadSampler, SampleArgs,
+    SamplerHeader, TextureHeader,
 };
 
 /// `sample` of one quad through every path (the reference, `sample`, the
@@ -193,5 +197,79 @@ fn anisotropy_past_16_gives_the_same_bits_as_16() {
             );
             assert_eq!(query_lod(&v, &s, &p, &args, &q), want_lod, "{a}");
         }
+    }
+}
+
+/// Views `TextureHeader::validate` rejects: no levels (`level_count - 1`
+/// underflowed), levels or layers outside the texture, a cube view of
+/// too few layers. Every entry point gives zeros in the running lanes
+/// (fetch: its out-of-bounds texel), as an invalid handle does, and the
+/// validating constructor names the problem.
+#[test]
+fn views_validate_rejects_read_zeros_on_every_path() {
+    let tex = Arc::new(mip_index_2d(8, 8));
+    let arr = {
+        let desc = TextureDesc::d2(F::R32Float, 8, 8).with_layers(K::D2Array, 6);
+        let n = desc.total_bytes().unwrap() as usize;
+        Arc::new(Texture::from_linear_bytes(desc, Layout::Linear, &vec![0x3f; n]).unwrap())
+    };
+    let mut bad = Vec::new();
+    for (levels, base) in [(0, 0), (5, 0), (1, 4), (1, u32::MAX), (u32::MAX, 1)] {
+        let mut v = TextureHeader::new(tex.clone());
+        (v.level_count, v.base_level) = (levels, base);
+        bad.push(v);
+    }
+    for (layers, base, kind) in [
+        (0, 0, K::D2Array),
+        (7, 0, K::D2Array),
+        (1, 6, K::D2Array),
+        (3, 0, K::Cube),
+        (2, 0, K::CubeArray),
+        (6, u32::MAX, K::CubeArray),
+    ] {
+        let mut v = TextureHeader::new(arr.clone());
+        (v.layer_count, v.base_layer, v.kind) = (layers, base, kind);
+        bad.push(v);
+    }
+    let smp = SamplerHeader::trilinear(AddressMode::Repeat);
+    let zeros = Some(Texel::Float([0.0; 4]));
+    for v in &bad {
+        assert!(v.validate().is_err(), "{v:?}");
+        assert!(matches!(
+            QuadSampler::try_new(v, &smp, &Profile::VULKAN),
+            Err(Error::InvalidHeader(_))
+        ));
+        let c = if v.kind.is_cube() {
+            [0.3, 1.0, -0.2, 0.0]
+        } else {
+            [0.3, 0.6, 0.0, 1.0]
+        };
+        let q = stepped(c, [0.05, 0.0], [0.0, 0.05]);
+        for args in [SampleArgs::default(), at_lod(1.0), at_lod(0.0)] {
+            let r = sample_all(v, &smp, &Profile::NV_SASS, &args, &q);
+            assert_eq!(r.texels, [zeros; 4], "{v:?}");
+            assert!(!sample_uses_kernel(v, &smp, &Profile::NV_SASS, &args));
+            let lod = query_lod(v, &smp, &Profile::VULKAN, &args, &q);
+            assert!(lod.iter().all(|l| l.unwrap().raw == [0; 4]));
+        }
+        let g = GatherArgs::default();
+        assert_eq!(gather(v, &smp, &Profile::VULKAN, &g, &q).texels, [zeros; 4]);
+        assert_eq!(
+            gather_reference(v, &smp, &Profile::VULKAN, &g, &q).texels,
+            [zeros; 4]
+        );
+        let mut s = QuadSampler::new(v, &smp, &Profile::VULKAN);
+        let mut out = vec![QuadResult::EMPTY; 4];
+        s.gather_quads_at_width(16, &g, &[q; 4], &mut out);
+        assert!(out.iter().all(|r| r.texels == [zeros; 4]));
+        // Texel fetch: both twins, no panic, the same bits.
+        let fa = FetchArgs {
+            icoords: [[1, 2, 0, 1]; 4],
+            level: [0, 1, 2, 3],
+            ..Default::default()
+        };
+        let want = quadtex_sampler::fetch::fetch_reference(v, &fa, 0xf);
+        assert_eq!(fetch(v, &fa, 0xf), want);
+        assert_eq!(QuadFetcher::new(v).fetch(&fa, 0xf), want);
     }
 }

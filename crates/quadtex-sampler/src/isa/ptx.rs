@@ -589,12 +589,16 @@ fn parse_imm(s: &str) -> Option<u32> {
         return None;
     }
     if let Some(h) = body.strip_prefix("0f").or_else(|| body.strip_prefix("0F")) {
-        if neg || h.len() != 8 {
+        if neg || h.len() != 8 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
             return None;
         }
         return u32::from_str_radix(h, 16).ok();
     }
     if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        // Digits only: `from_str_radix` takes a sign of its own (`0x+5`).
+        if !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
         let v = u32::from_str_radix(h, 16).ok()?;
         return Some(if neg { v.wrapping_neg() } else { v });
     }

@@ -1482,11 +1482,20 @@ fn perr(token: &str, expected: &'static str) -> IsaError {
     }
 }
 
+/// Decimal digits only: `u8::from_str` would take `R+5` as R5.
+fn digits(t: &str) -> Option<u8> {
+    if t.bytes().all(|b| b.is_ascii_digit()) {
+        t.parse().ok()
+    } else {
+        None
+    }
+}
+
 fn parse_reg(t: &str) -> Option<u8> {
     if t == "RZ" {
         return Some(RZ);
     }
-    let n: u8 = t.strip_prefix('R')?.parse().ok()?;
+    let n = digits(t.strip_prefix('R')?)?;
     (n < RZ).then_some(n)
 }
 
@@ -1494,13 +1503,15 @@ fn parse_pred(t: &str) -> Option<u8> {
     if t == "PT" {
         return Some(PT);
     }
-    let n: u8 = t.strip_prefix('P')?.parse().ok()?;
+    let n = digits(t.strip_prefix('P')?)?;
     (n < PT).then_some(n)
 }
 
 fn parse_imm(t: &str) -> Option<u32> {
     match t.strip_prefix("0X") {
-        Some(h) => u32::from_str_radix(h, 16).ok(),
+        // Digits only: `from_str_radix` takes a sign of its own (`0x+5`).
+        Some(h) if h.bytes().all(|b| b.is_ascii_hexdigit()) => u32::from_str_radix(h, 16).ok(),
+        Some(_) => None,
         None if t.bytes().all(|b| b.is_ascii_digit()) => t.parse().ok(),
         None => None,
     }

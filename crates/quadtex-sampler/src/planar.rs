@@ -1,0 +1,718 @@
+//! Planar sampling: many full quads, coordinates one array per component,
+//! results one array per channel.
+//!
+//! [`QuadCoords`] holds the coordinates of `n` quads as planes (`s[4q + l]`
+//! is lane `l` of quad `q`, lanes in [`crate::Quad`]'s order) and
+//! [`PlanarOut`] receives the results the same way, so a renderer that
+//! keeps its attributes planar hands them over without transposes.
+//! [`crate::QuadSampler::sample_planar`] is the entry point.
+//!
+//! The kernel here is one generic function over `N` lanes, compiled per
+//! SIMD level ([`crate::cpu`]) and chosen at run time. It follows
+//! [`crate::reference`] operation for operation, so its results are the
+//! reference's bits. Per group of `N` quads it computes the level of
+//! detail once per quad (`N` quads on the lanes: coarse derivatives make
+//! it one value per quad), then filters the quads' pixels `N` at a time.
+//!
+//! It covers the common family: 2D and 2D-array views of 8-bit RGBA / BGRA
+//! UNORM and sRGB formats, normalized coordinates, nearest or linear
+//! filters with any mipmap mode, `repeat` (power-of-two levels) and
+//! `clamp_to_edge`, no anisotropy, no compare, weighted-average reduction,
+//! implicit LOD with coarse derivatives or the base level, texel offsets,
+//! in both precision modes (f32 or fixed-point weights and LOD fractions).
+//! [`crate::QuadSampler::planar_fallback`] says why anything else is not for
+//! it ([`Fallback`]); a
+//! group whose coordinates leave the range of exact 32-bit texel indices
+//! (NaN, infinities, beyond 2^24 texels) is handed back whole.
+
+use quadtex_format::{Layout, TextureFormat, TextureKind};
+
+use crate::arch::{self, LaneKernel};
+use crate::cpu::SimdLevel;
+use crate::header::{AddressMode, Filter, MipmapMode, ReductionMode, Swizzle};
+use crate::lanes::{F, I, M};
+use crate::profile::{frac_scale, Derivatives, FracRound, LayerRound, MipNearest};
+use crate::quad::{Lod, SampleArgs};
+use crate::reference::{Ctx, LOG2_C3, LOG2_C5, LOG2_C7, LOG2_C9, LOG2_DENORMAL_SCALE};
+
+/// The coordinates of `n` full quads, one slice per component, lane `l`
+/// of quad `q` at index `4q + l`: `s` and `t` always, `a` the array layer
+/// for array views (`r` is unused by the views the planar kernel takes and
+/// may be empty). Slices shorter than `4n` for a component the view uses
+/// end the call early (see [`crate::QuadSampler::sample_planar`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QuadCoords<'a> {
+    /// First coordinate of every lane.
+    pub s: &'a [f32],
+    /// Second coordinate.
+    pub t: &'a [f32],
+    /// Third coordinate (3D and cube views).
+    pub r: &'a [f32],
+    /// Array layer (array views).
+    pub a: &'a [f32],
+}
+
+/// Results of `n` quads, one slice per channel, lane `l` of quad `q` at
+/// index `4q + l`, after the view's swizzle.
+#[derive(Debug)]
+pub struct PlanarOut<'a> {
+    /// Red.
+    pub r: &'a mut [f32],
+    /// Green.
+    pub g: &'a mut [f32],
+    /// Blue.
+    pub b: &'a mut [f32],
+    /// Alpha.
+    pub a: &'a mut [f32],
+}
+
+/// Why a call is not for the planar kernel (it then runs quad by quad on
+/// the other paths, with the same bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fallback {
+    /// Not a 2D or 2D-array view.
+    Kind,
+    /// Not an 8-bit RGBA or BGRA UNORM / sRGB format, or a residency map.
+    Format,
+    /// Unnormalized coordinates, anisotropy, a depth compare or a min/max
+    /// reduction.
+    Sampler,
+    /// An address mode other than `repeat` and `clamp_to_edge`, or
+    /// `repeat` on a level that is not a power of two.
+    Address,
+    /// Fine derivatives, explicit gradients, per-lane levels or biases.
+    Lod,
+    /// More than 16 levels, tiles wider than 16 texels, layers that are
+    /// not evenly spaced, or a texture past 2 GiB.
+    Layout,
+}
+
+/// One view-relative level as the kernel addresses it.
+#[derive(Clone, Copy, Debug, Default)]
+struct LevelInfo {
+    /// Byte offset of layer 0 of the level.
+    offset: i32,
+    /// Bytes from one layer to the next.
+    layer_stride: i32,
+    /// Extent in texels.
+    w: i32,
+    h: i32,
+    /// The extent as f32.
+    wf: f32,
+    hf: f32,
+    /// log2 of the tile extent in texels, and their minimum.
+    tw: i32,
+    th: i32,
+    common: i32,
+    /// Tiles per row.
+    tiles_x: i32,
+}
+
+/// What stays fixed across a planar call: the view's levels, the sampler
+/// and profile rules in the form the kernel reads.
+pub(crate) struct Plan<'a> {
+    bytes: &'a [u8],
+    levels: [LevelInfo; 16],
+    /// The view's layer count (1 for 2D).
+    layer_count: u32,
+    array: bool,
+    layer_round: LayerRound,
+    bgra: bool,
+    srgb: bool,
+    repeat: [bool; 2],
+    mag_linear: bool,
+    min_linear: bool,
+    mipmap: MipmapMode,
+    mip_nearest: MipNearest,
+    base_wf: f32,
+    base_hf: f32,
+    /// `lambda = 0` (`Lod::Base`) instead of the derivatives.
+    base_lod: bool,
+    bias: f32,
+    min_lod: f32,
+    max_lod: f32,
+    /// The top view-relative level, as f32 and as an index.
+    q: f32,
+    top: i32,
+    min_lod_clamp: f32,
+    lod_frac: Option<f32>,
+    weight_frac: Option<f32>,
+    frac_round: FracRound,
+    offset: [f32; 2],
+    swizzle: [Swizzle; 4],
+    identity: bool,
+}
+
+impl<'a> Plan<'a> {
+    /// The plan for `args` on `ctx`, or why the planar kernel does not take
+    /// the call.
+    pub(crate) fn new(ctx: &Ctx<'a>, args: &SampleArgs) -> Result<Plan<'a>, Fallback> {
+        let view = ctx.view;
+        let smp = ctx.smp;
+        let p = ctx.profile;
+        let array = match view.kind {
+            TextureKind::D2 => false,
+            TextureKind::D2Array => true,
+            _ => return Err(Fallback::Kind),
+        };
+        let (bgra, srgb) = match ctx.format {
+            TextureFormat::Rgba8Unorm => (false, false),
+            TextureFormat::Rgba8Srgb => (false, true),
+            TextureFormat::Bgra8Unorm => (true, false),
+            TextureFormat::Bgra8Srgb => (true, true),
+            _ => return Err(Fallback::Format),
+        };
+        // (`ctx.format` is the view's: sRGB decode off gives the UNORM
+        // twin.)
+        if view.texture.residency().is_some() {
+            return Err(Fallback::Format);
+        }
+        if smp.unnormalized
+            || smp.compare.is_some()
+            || args.dref.is_some()
+            || smp.reduction != ReductionMode::WeightedAverage
+            || p.aniso_levels.quantize(smp.max_anisotropy) > 1.0
+        {
+            return Err(Fallback::Sampler);
+        }
+        let base_lod = match args.lod {
+            Lod::Implicit if args.derivatives.unwrap_or(p.derivatives) == Derivatives::Coarse => {
+                false
+            }
+            Lod::Base => true,
+            _ => return Err(Fallback::Lod),
+        };
+        let tex = &view.texture;
+        if tex.bytes().len() > i32::MAX as usize {
+            return Err(Fallback::Layout);
+        }
+        let level_count = view.level_count.max(1);
+        if level_count > 16 {
+            return Err(Fallback::Layout);
+        }
+        let layer_count = if array { view.layer_count.max(1) } else { 1 };
+        let mut levels = [LevelInfo::default(); 16];
+        let mut repeat = [false; 2];
+        for (k, r) in repeat.iter_mut().enumerate() {
+            *r = match smp.address[k] {
+                AddressMode::Repeat => true,
+                AddressMode::ClampToEdge => false,
+                _ => return Err(Fallback::Address),
+            };
+        }
+        for (l, info) in levels.iter_mut().enumerate().take(level_count as usize) {
+            let level = view.base_level + l as u32;
+            let sub0 = tex
+                .subresource(level, view.base_layer, 0)
+                .ok_or(Fallback::Layout)?;
+            let (w, h) = (sub0.extent.width, sub0.extent.height);
+            if (repeat[0] && !w.is_power_of_two()) || (repeat[1] && !h.is_power_of_two()) {
+                return Err(Fallback::Address);
+            }
+            if sub0.tile_w_log2 > 4 || sub0.tile_h_log2 > 4 || sub0.block_bytes != 4 {
+                return Err(Fallback::Layout);
+            }
+            if tex.layout() == Layout::Linear && (sub0.tile_w_log2 | sub0.tile_h_log2) != 0 {
+                return Err(Fallback::Layout);
+            }
+            // Layers evenly spaced with the same layout.
+            let mut stride = 0i64;
+            for layer in 1..layer_count {
+                let sub = tex
+                    .subresource(level, view.base_layer + layer, 0)
+                    .ok_or(Fallback::Layout)?;
+                let d = sub.offset as i64 - sub0.offset as i64;
+                if layer == 1 {
+                    stride = d;
+                }
+                if d != stride * i64::from(layer)
+                    || sub.tiles_x != sub0.tiles_x
+                    || sub.tile_w_log2 != sub0.tile_w_log2
+                    || sub.tile_h_log2 != sub0.tile_h_log2
+                {
+                    return Err(Fallback::Layout);
+                }
+            }
+            *info = LevelInfo {
+                offset: i32::try_from(sub0.offset).map_err(|_| Fallback::Layout)?,
+                layer_stride: i32::try_from(stride).map_err(|_| Fallback::Layout)?,
+                w: w as i32,
+                h: h as i32,
+                wf: w as f32,
+                hf: h as f32,
+                tw: sub0.tile_w_log2 as i32,
+                th: sub0.tile_h_log2 as i32,
+                common: sub0.tile_w_log2.min(sub0.tile_h_log2) as i32,
+                tiles_x: i32::try_from(sub0.tiles_x).map_err(|_| Fallback::Layout)?,
+            };
+        }
+        let q = view.level_count.saturating_sub(1);
+        Ok(Plan {
+            bytes: tex.bytes(),
+            levels,
+            layer_count,
+            array,
+            layer_round: p.layer_round,
+            bgra,
+            srgb,
+            repeat,
+            mag_linear: smp.mag_filter == Filter::Linear,
+            min_linear: smp.min_filter == Filter::Linear,
+            mipmap: smp.mipmap_mode,
+            mip_nearest: p.mip_nearest,
+            base_wf: ctx.base[0] as f32,
+            base_hf: ctx.base[1] as f32,
+            base_lod,
+            bias: p.clamp_bias(smp.mip_lod_bias + 0.0),
+            min_lod: smp.min_lod,
+            max_lod: smp.max_lod,
+            q: q as f32,
+            top: q as i32,
+            min_lod_clamp: view.min_lod_clamp,
+            lod_frac: p.lod_frac_bits.map(frac_scale),
+            weight_frac: p.weight_frac_bits.map(frac_scale),
+            frac_round: p.frac_round,
+            offset: [args.offset[0] as f32, args.offset[1] as f32],
+            swizzle: view.swizzle,
+            identity: ctx.identity_swizzle,
+        })
+    }
+
+    /// Samples whole groups of quads from quad `first` on, as many as
+    /// `level` takes per group, for as long as `coords` and `out` hold
+    /// them. Returns the quads done; a group the kernel hands back ends
+    /// the call there (the caller takes that group another way and calls
+    /// again after it).
+    pub(crate) fn run(
+        &self,
+        level: SimdLevel,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+        first: usize,
+        quads: usize,
+    ) -> usize {
+        arch::run_at(
+            level,
+            Groups {
+                plan: self,
+                coords,
+                out,
+                first,
+                quads,
+            },
+        )
+    }
+}
+
+/// [`Plan::run`]'s work as a [`LaneKernel`].
+struct Groups<'p, 'a, 'c, 'd, 'o, 'e> {
+    plan: &'p Plan<'a>,
+    coords: &'c QuadCoords<'d>,
+    out: &'o mut PlanarOut<'e>,
+    first: usize,
+    quads: usize,
+}
+
+impl LaneKernel for Groups<'_, '_, '_, '_, '_, '_> {
+    type Out = usize;
+
+    #[inline(always)]
+    fn run<const N: usize>(self) -> usize {
+        let mut q = self.first;
+        while q + N <= self.quads {
+            if !group::<N>(self.plan, self.coords, self.out, q) {
+                break;
+            }
+            q += N;
+        }
+        q - self.first
+    }
+}
+
+/// `reference::log2` on every lane: the same operations, selects instead
+/// of early returns.
+#[inline(always)]
+fn log2<const N: usize>(x: F<N>) -> F<N> {
+    let denormal = x.lt(F::splat(f32::MIN_POSITIVE));
+    let xs = denormal.select(x * F::splat(LOG2_DENORMAL_SCALE), x);
+    let bits = xs.to_bits();
+    // `denormal` is -1 on denormal lanes.
+    let e = bits.shr(23) - I::splat(127) + denormal.to_i32() * I::splat(23);
+    let m = ((bits & I::splat(0x007f_ffff)) | I::splat(0x3f80_0000)).as_f32_bits();
+    let big = m.gt(F::splat(std::f32::consts::SQRT_2));
+    let m = big.select(m * F::splat(0.5), m);
+    let e = e - big.to_i32();
+    let f = m - F::splat(1.0);
+    let s = f.div(F::splat(2.0) + f);
+    let z = s * s;
+    let p = (((z * F::splat(LOG2_C9) + F::splat(LOG2_C7)) * z + F::splat(LOG2_C5)) * z
+        + F::splat(LOG2_C3))
+        * z
+        + F::splat(1.0);
+    let ln = (s + s) * p;
+    let r = e.to_f32() + ln * F::splat(std::f32::consts::LOG2_E);
+    let r = x.eq(F::splat(0.0)).select(F::splat(f32::NEG_INFINITY), r);
+    let r = x.eq(F::splat(f32::INFINITY)).select(x, r);
+    (x.is_nan() | x.lt(F::splat(0.0))).select(F::splat(f32::NAN), r)
+}
+
+/// `f32::clamp` on every lane without its panic path (NaN stays NaN).
+#[inline(always)]
+fn clamp<const N: usize>(x: F<N>, lo: f32, hi: f32) -> F<N> {
+    let x = x.lt(F::splat(lo)).select(F::splat(lo), x);
+    x.gt(F::splat(hi)).select(F::splat(hi), x)
+}
+
+/// `Profile::quantize` on every lane, the scale precomputed.
+#[inline(always)]
+fn quantize<const N: usize>(f: F<N>, scale: Option<f32>, round: FracRound) -> F<N> {
+    match scale {
+        None => f,
+        Some(sc) => {
+            let s = F::splat(sc);
+            let q = match round {
+                FracRound::Truncate => (f * s).floor(),
+                FracRound::Rne => (f * s).round_ties_even(),
+            };
+            q.div(s)
+        }
+    }
+}
+
+/// The Morton spread of the low 4 bits of every lane (`x` in the even
+/// bits).
+#[inline(always)]
+fn part1by1<const N: usize>(v: I<N>) -> I<N> {
+    let v = (v | v.shl(2)) & I::splat(0x33);
+    (v | v.shl(1)) & I::splat(0x55)
+}
+
+/// `N` lanes of a plane from index `at`.
+#[inline(always)]
+fn load<const N: usize>(plane: &[f32], at: usize) -> F<N> {
+    let mut v = [0.0; N];
+    v.copy_from_slice(&plane[at..at + N]);
+    F(v)
+}
+
+/// Per quad: the two levels (view-relative) with their weights, and
+/// whether the quad filters linearly.
+struct QuadLod<const N: usize> {
+    hi: I<N>,
+    lo: I<N>,
+    w_hi: F<N>,
+    w_lo: F<N>,
+    linear: M<N>,
+}
+
+/// `Ctx::select` on every lane of `N / 4` whole quads (coarse derivatives:
+/// the lanes of a quad share the quad's, so its lambda; the quad's lanes
+/// 0, 1 and 2 come to every lane by fixed in-register shuffles).
+#[inline(always)]
+fn quad_lod<const N: usize>(p: &Plan<'_>, s: F<N>, t: F<N>) -> QuadLod<N> {
+    let lambda_base = if p.base_lod {
+        F::splat(0.0)
+    } else {
+        // `quad_derivatives` (coarse), `Ctx::footprint`, `footprint_lambda`
+        // without anisotropy.
+        let (s0, s1, s2) = (s.quad_lane(0), s.quad_lane(1), s.quad_lane(2));
+        let (t0, t1, t2) = (t.quad_lane(0), t.quad_lane(1), t.quad_lane(2));
+        let (w, h) = (F::splat(p.base_wf), F::splat(p.base_hf));
+        let (jx0, jx1) = ((s1 - s0) * w, (t1 - t0) * h);
+        let (jy0, jy1) = ((s2 - s0) * w, (t2 - t0) * h);
+        let zero = F::splat(0.0);
+        let a = jx0 * jx0 + jx1 * jx1 + zero;
+        let c = jy0 * jy0 + jy1 * jy1 + zero;
+        log2(a.sqrt().max(c.sqrt()))
+    };
+    let lambda = lambda_base + F::splat(p.bias);
+    let mut lambda = lambda.is_nan().select(F::splat(f32::NEG_INFINITY), lambda);
+    if let Some(sc) = p.lod_frac {
+        let s = F::splat(sc);
+        lambda = lambda
+            .is_finite()
+            .select((lambda * s).floor().div(s), lambda);
+    }
+    let lambda = lambda.min(F::splat(p.max_lod)).max(F::splat(p.min_lod));
+    let mag = lambda.le(F::splat(0.0));
+    let linear = (mag & M::splat(p.mag_linear)) | (mag.not() & M::splat(p.min_linear));
+    let d = clamp(lambda, 0.0, p.q)
+        .max(F::splat(p.min_lod_clamp))
+        .min(F::splat(p.q));
+    let mut out = QuadLod {
+        hi: I::splat(0),
+        lo: I::splat(0),
+        w_hi: F::splat(1.0),
+        w_lo: F::splat(0.0),
+        linear,
+    };
+    match p.mipmap {
+        MipmapMode::None => {}
+        MipmapMode::Nearest => {
+            let l = match p.mip_nearest {
+                MipNearest::CeilMinusOne => (d + F::splat(0.5)).ceil() - F::splat(1.0),
+                MipNearest::FloorHalf => (d + F::splat(0.5)).floor(),
+            };
+            out.hi = clamp(l, 0.0, p.q).to_i32();
+        }
+        MipmapMode::Linear => {
+            let hi = d.floor();
+            let delta = quantize(d - hi, p.lod_frac, p.frac_round);
+            out.hi = hi.to_i32();
+            out.lo = (out.hi + I::splat(1)).min(I::splat(p.top));
+            out.w_hi = F::splat(1.0) - delta;
+            out.w_lo = delta;
+        }
+    }
+    out
+}
+
+/// A level's addressing fields on every lane.
+struct LevelLanes<const N: usize> {
+    offset: I<N>,
+    w: I<N>,
+    h: I<N>,
+    wf: F<N>,
+    hf: F<N>,
+    tw: I<N>,
+    th: I<N>,
+    common: I<N>,
+    tiles_x: I<N>,
+}
+
+/// The fields of level `lvl` (view-relative) and layer `layer` (relative
+/// to the view's base layer) on every lane: one table read when the lanes
+/// agree on the level, one per lane otherwise.
+#[inline(always)]
+fn level_lanes<const N: usize>(p: &Plan<'_>, lvl: I<N>, layer: I<N>) -> LevelLanes<N> {
+    if lvl.uniform() {
+        let info = p.levels[(lvl.0[0] & 15) as usize];
+        return LevelLanes {
+            offset: I::splat(info.offset) + layer * I::splat(info.layer_stride),
+            w: I::splat(info.w),
+            h: I::splat(info.h),
+            wf: F::splat(info.wf),
+            hf: F::splat(info.hf),
+            tw: I::splat(info.tw),
+            th: I::splat(info.th),
+            common: I::splat(info.common),
+            tiles_x: I::splat(info.tiles_x),
+        };
+    }
+    let mut l = LevelLanes {
+        offset: I::splat(0),
+        w: I::splat(0),
+        h: I::splat(0),
+        wf: F::splat(0.0),
+        hf: F::splat(0.0),
+        tw: I::splat(0),
+        th: I::splat(0),
+        common: I::splat(0),
+        tiles_x: I::splat(0),
+    };
+    for (i, &level) in lvl.0.iter().enumerate() {
+        let info = p.levels[(level & 15) as usize];
+        l.offset.0[i] = info.offset + layer.0[i] * info.layer_stride;
+        l.w.0[i] = info.w;
+        l.h.0[i] = info.h;
+        l.wf.0[i] = info.wf;
+        l.hf.0[i] = info.hf;
+        l.tw.0[i] = info.tw;
+        l.th.0[i] = info.th;
+        l.common.0[i] = info.common;
+        l.tiles_x.0[i] = info.tiles_x;
+    }
+    l
+}
+
+/// 8-bit RGBA words as f32 channels (`r, g, b, a` after the BGRA swap):
+/// `code / 255` (the format crate's UNORM8 values), or its sRGB table for
+/// colour channels.
+#[inline(always)]
+fn decode<const N: usize>(p: &Plan<'_>, words: I<N>) -> [F<N>; 4] {
+    let (rs, bs) = if p.bgra { (16, 0) } else { (0, 16) };
+    let byte = |k: i32| words.shr(k) & I::splat(0xff);
+    let unorm = |v: I<N>| v.to_f32().div(F::splat(255.0));
+    let (r, g, b, a) = (byte(rs), byte(8), byte(bs), byte(24));
+    if p.srgb {
+        let table = quadtex_format::texel::srgb8_table();
+        let lookup = |v: I<N>| {
+            let mut o = [0.0; N];
+            for (x, &c) in o.iter_mut().zip(&v.0) {
+                *x = table[(c & 0xff) as usize];
+            }
+            F(o)
+        };
+        [lookup(r), lookup(g), lookup(b), unorm(a)]
+    } else {
+        [unorm(r), unorm(g), unorm(b), unorm(a)]
+    }
+}
+
+/// One level's nearest-or-bilinear filter (`Ctx::filter_level`) of `N`
+/// pixels at `(s, t)`, `linear` per lane. `None` when a lane's texel index
+/// is not exact in i32 (NaN, infinite, beyond 2^24).
+#[inline(always)]
+fn filter_level<const N: usize>(
+    p: &Plan<'_>,
+    lv: &LevelLanes<N>,
+    linear: M<N>,
+    s: F<N>,
+    t: F<N>,
+) -> Option<[F<N>; 4]> {
+    // Per axis: the two wrapped indices and the weights.
+    let mut idx = [[I::splat(0); 2]; 2];
+    let mut wts = [[F::splat(0.0); 2]; 2];
+    let axes = [(s, lv.wf, lv.w), (t, lv.hf, lv.h)];
+    for (k, (st, size_f, size)) in axes.into_iter().enumerate() {
+        let u = st * size_f + F::splat(p.offset[k]);
+        let x = linear.select(u - F::splat(0.5), u);
+        let fl = x.floor();
+        if !fl.abs().lt(F::splat(16_777_216.0)).all() {
+            return None;
+        }
+        let f = x - fl;
+        let f = f.is_finite().select(f, F::splat(0.0));
+        let a = linear.select(quantize(f, p.weight_frac, p.frac_round), F::splat(0.0));
+        let i0 = fl.to_i32();
+        // `linear` is -1 on linear lanes: their second index is one on.
+        let i1 = i0 - linear.to_i32();
+        let top = size - I::splat(1);
+        for (tap, i) in [i0, i1].into_iter().enumerate() {
+            idx[k][tap] = if p.repeat[k] {
+                i & top
+            } else {
+                i.max(I::splat(0)).min(top)
+            };
+        }
+        wts[k] = [F::splat(1.0) - a, a];
+    }
+    // Block-index shares of the columns and rows (`Subresource::x_blocks`,
+    // `yz_blocks`).
+    let (tw, th, common) = (lv.tw, lv.th, lv.common);
+    let one = I::splat(1);
+    let tmask = |bits: I<N>| one.shl_v(bits) - one;
+    let mut xs = [I::splat(0); 2];
+    let mut ys = [I::splat(0); 2];
+    for tap in 0..2 {
+        let x = idx[0][tap];
+        let inner = x & tmask(tw);
+        let low = part1by1(inner & tmask(common));
+        let high = inner.shr_v(common).shl_v(common + common);
+        xs[tap] = x.shr_v(tw).shl_v(tw + th) + (low | high);
+        let y = idx[1][tap];
+        let inner = y & tmask(th);
+        let low = part1by1(inner & tmask(common)).shl(1);
+        let high = inner.shr_v(common).shl_v(common + common);
+        ys[tap] = (y.shr_v(th) * lv.tiles_x).shl_v(tw + th) + (low | high);
+    }
+    // `filter_level`'s order: ky outer, kx inner, from -0.0. Texels are
+    // UNORM (never negative), so a zero-weight term adds +0 and leaves the
+    // same bits as the reference's skipped term once a weighted term is in
+    // (the weights sum to one).
+    let mut acc = [F::splat(-0.0); 4];
+    for ky in 0..2 {
+        for kx in 0..2 {
+            let offs = lv.offset + (xs[kx] + ys[ky]).shl(2);
+            let w = wts[0][kx] * wts[1][ky];
+            let words = arch::load_words(p.bytes, 0, &offs.0);
+            let v = decode(p, I(words.map(|x| x as i32)));
+            for c in 0..4 {
+                acc[c] = acc[c] + w * v[c];
+            }
+        }
+    }
+    Some(acc)
+}
+
+/// `select_layer` on every lane, relative to the view's base layer.
+#[inline(always)]
+fn layers<const N: usize>(p: &Plan<'_>, a: F<N>) -> I<N> {
+    let r = match p.layer_round {
+        LayerRound::Rne => a.round_ties_even(),
+        LayerRound::FloorHalf => (a + F::splat(0.5)).floor(),
+    };
+    let top = F::splat((p.layer_count - 1) as f32);
+    let none = r.is_nan() | r.le(F::splat(0.0));
+    none.select(F::splat(0.0), r.min(top)).to_i32()
+}
+
+/// Quads `q0..q0 + N`: LOD per quad, then their `4N` pixels `N` at a time.
+/// `false`: the group is not for this kernel (some planes may have been
+/// written; the caller writes the whole group again).
+#[inline(always)]
+fn group<const N: usize>(
+    p: &Plan<'_>,
+    coords: &QuadCoords<'_>,
+    out: &mut PlanarOut<'_>,
+    q0: usize,
+) -> bool {
+    pixels::<N>(p, coords, out, 4 * q0)
+        && pixels::<N>(p, coords, out, 4 * q0 + N)
+        && pixels::<N>(p, coords, out, 4 * q0 + 2 * N)
+        && pixels::<N>(p, coords, out, 4 * q0 + 3 * N)
+}
+
+/// Pixels `base..base + N` (`N / 4` whole quads): the quads' LOD, one or
+/// two levels filtered and summed (`Ctx::sample_lane`), the view's
+/// swizzle, the planes written.
+#[inline(always)]
+fn pixels<const N: usize>(
+    p: &Plan<'_>,
+    coords: &QuadCoords<'_>,
+    out: &mut PlanarOut<'_>,
+    base: usize,
+) -> bool {
+    let s = load::<N>(coords.s, base);
+    let t = load::<N>(coords.t, base);
+    let layer = if p.array {
+        layers(p, load::<N>(coords.a, base))
+    } else {
+        I::splat(0)
+    };
+    let lod = quad_lod(p, s, t);
+    let linear = lod.linear;
+    let lv = level_lanes(p, lod.hi, layer);
+    let Some(v0) = filter_level(p, &lv, linear, s, t) else {
+        return false;
+    };
+    // `sample_lane`: -0.0 plus each weighted level (UNORM values: a
+    // zero-weight level adds +0, as in `filter_level`).
+    let (w0, w1) = (lod.w_hi, lod.w_lo);
+    let mut acc = [F::splat(0.0); 4];
+    if w1.eq(F::splat(0.0)).all() {
+        for c in 0..4 {
+            acc[c] = F::splat(-0.0) + w0 * v0[c];
+        }
+    } else {
+        let lv1 = level_lanes(p, lod.lo, layer);
+        let Some(v1) = filter_level(p, &lv1, linear, s, t) else {
+            return false;
+        };
+        for c in 0..4 {
+            acc[c] = F::splat(-0.0) + w0 * v0[c] + w1 * v1[c];
+        }
+    }
+    let planes: [&mut [f32]; 4] = [
+        &mut out.r[base..base + N],
+        &mut out.g[base..base + N],
+        &mut out.b[base..base + N],
+        &mut out.a[base..base + N],
+    ];
+    for (c, plane) in planes.into_iter().enumerate() {
+        let sw = if p.identity {
+            Swizzle::IDENTITY[c]
+        } else {
+            p.swizzle[c]
+        };
+        match sw {
+            Swizzle::R => plane.copy_from_slice(&acc[0].0),
+            Swizzle::G => plane.copy_from_slice(&acc[1].0),
+            Swizzle::B => plane.copy_from_slice(&acc[2].0),
+            Swizzle::A => plane.copy_from_slice(&acc[3].0),
+            Swizzle::Zero => plane.fill(0.0),
+            Swizzle::One => plane.fill(1.0),
+        }
+    }
+    true
+}

@@ -1,0 +1,341 @@
+//! The planar kernel (`QuadSampler::sample_planar`) against the scalar
+//! reference, bit for bit, at every SIMD level this machine runs: seeded
+//! random 8-bit RGBA/BGRA UNORM and sRGB textures (2D and 2D arrays,
+//! linear and tiled, power-of-two and other extents), every filter and
+//! mipmap mode, `repeat` and `clamp_to_edge`, views with a base level,
+//! fewer levels, a min LOD and swizzles, sampler biases and LOD clamps,
+//! texel offsets, implicit (coarse) and base LODs, all four profiles (f32
+//! and 8-bit fixed-point weights and LOD fractions), magnified to heavily
+//! minified quads, and lanes with NaN, infinite and huge coordinates (the
+//! kernel hands those groups back).
+
+use std::sync::Arc;
+
+use quadtex_format::{Layout, Texel, Texture, TextureDesc, TextureFormat as F, TextureKind as K};
+use quadtex_sampler::profile::Derivatives;
+use quadtex_sampler::{
+    reference, AddressMode, Filter, Lod, MipmapMode, PlanarOut, Profile, Quad, QuadCoords,
+    QuadSampler, SampleArgs, SamplerHeader, SimdLevel, Swizzle, TextureHeader,
+};
+
+struct Rng(u64);
+impl Rng {
+    fn u(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn f(&mut self) -> f32 {
+        (self.u() >> 40) as f32 / (1u64 << 24) as f32
+    }
+    fn one_in(&mut self, n: u64) -> bool {
+        self.u().is_multiple_of(n)
+    }
+    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+        v[(self.u() % v.len() as u64) as usize]
+    }
+}
+
+/// The levels this machine runs.
+fn levels() -> Vec<SimdLevel> {
+    SimdLevel::ALL
+        .into_iter()
+        .filter(|l| l.supported())
+        .collect()
+}
+
+/// One random configuration: view, sampler, profile, args and `n` quads.
+struct Case {
+    view: TextureHeader,
+    smp: SamplerHeader,
+    profile: Profile,
+    args: SampleArgs,
+    quads: Vec<Quad>,
+}
+
+fn random_case(rng: &mut Rng, n: usize) -> Case {
+    let format = rng.pick(&[F::Rgba8Unorm, F::Rgba8Srgb, F::Bgra8Unorm, F::Bgra8Srgb]);
+    let array = rng.one_in(3);
+    let address = rng.pick(&[AddressMode::Repeat, AddressMode::ClampToEdge]);
+    let (w, h) = if address == AddressMode::Repeat || rng.one_in(2) {
+        (
+            rng.pick(&[1u32, 2, 4, 16, 64, 256]),
+            rng.pick(&[1u32, 8, 32, 128]),
+        )
+    } else {
+        (rng.pick(&[3u32, 5, 17, 100]), rng.pick(&[7u32, 9, 33]))
+    };
+    let mut desc = TextureDesc::d2(format, w, h);
+    if array {
+        desc = desc.with_layers(K::D2Array, 3);
+    }
+    let layout = rng.pick(&[Layout::Linear, Layout::Tiled]);
+    let bytes: Vec<u8> = (0..desc.total_bytes().unwrap() as usize)
+        .map(|_| rng.u() as u8)
+        .collect();
+    let tex = Arc::new(Texture::from_linear_bytes(desc, layout, &bytes).unwrap());
+    let mut view = TextureHeader::new(tex);
+    let levels = view.texture.desc().levels;
+    if rng.one_in(4) && levels > 1 {
+        view.base_level = (rng.u() % u64::from(levels)) as u32;
+        view.level_count = 1 + (rng.u() % u64::from(levels - view.base_level)) as u32;
+    }
+    if rng.one_in(5) {
+        view.min_lod_clamp = rng.f() * 3.0;
+    }
+    if rng.one_in(5) {
+        view.swizzle = [0; 4].map(|_| {
+            rng.pick(&[
+                Swizzle::R,
+                Swizzle::G,
+                Swizzle::B,
+                Swizzle::A,
+                Swizzle::Zero,
+                Swizzle::One,
+            ])
+        });
+    }
+    if rng.one_in(6) {
+        view.srgb_decode = false;
+    }
+    let filter = |rng: &mut Rng| rng.pick(&[Filter::Nearest, Filter::Linear]);
+    let smp = SamplerHeader {
+        mag_filter: filter(rng),
+        min_filter: filter(rng),
+        mipmap_mode: rng.pick(&[MipmapMode::None, MipmapMode::Nearest, MipmapMode::Linear]),
+        address: [
+            address,
+            rng.pick(&[address, AddressMode::ClampToEdge]),
+            address,
+        ],
+        mip_lod_bias: if rng.one_in(3) {
+            rng.f() * 4.0 - 2.0
+        } else {
+            0.0
+        },
+        min_lod: if rng.one_in(4) { rng.f() * 2.0 } else { 0.0 },
+        max_lod: if rng.one_in(4) {
+            1.0 + rng.f() * 4.0
+        } else {
+            1000.0
+        },
+        ..Default::default()
+    };
+    let smp = if smp.address[1] == AddressMode::Repeat && !h.is_power_of_two() {
+        SamplerHeader {
+            address: [smp.address[0], AddressMode::ClampToEdge, smp.address[2]],
+            ..smp
+        }
+    } else {
+        smp
+    };
+    let profile = rng.pick(&[
+        Profile::VULKAN,
+        Profile::NV_SASS,
+        Profile::PTX,
+        Profile::D3D11,
+    ]);
+    let args = SampleArgs {
+        lod: if rng.one_in(5) {
+            Lod::Base
+        } else {
+            Lod::Implicit
+        },
+        derivatives: Some(Derivatives::Coarse),
+        offset: if rng.one_in(4) {
+            [(rng.u() % 16) as i32 - 8, (rng.u() % 16) as i32 - 8, 0]
+        } else {
+            [0; 3]
+        },
+        ..Default::default()
+    };
+    // A screen region mapped with a random scale (magnified to 64:1
+    // minified), rotation and origin.
+    let scale = rng.pick(&[0.05f32, 0.3, 0.9, 1.0, 1.7, 4.0, 13.0, 64.0]) / w as f32;
+    let (c, s) = {
+        let a = rng.f() * 6.3;
+        (a.cos(), a.sin())
+    };
+    let (u0, v0) = (rng.f() * 4.0 - 2.0, rng.f() * 4.0 - 2.0);
+    let side = (n as f32).sqrt().ceil() as usize;
+    let mut quads = Vec::with_capacity(n);
+    for k in 0..n {
+        let (qx, qy) = ((k % side) as f32, (k / side) as f32);
+        let layer = rng.pick(&[0.0f32, 0.4, 0.5, 1.5, 2.6, 7.0, -1.0]);
+        let mut q = Quad::new([0, 1, 2, 3].map(|l| {
+            let x = 2.0 * qx + (l & 1) as f32;
+            let y = 2.0 * qy + (l >> 1) as f32;
+            [
+                u0 + (c * x - s * y) * scale,
+                v0 + (s * x + c * y) * scale * 0.7,
+                0.0,
+                layer,
+            ]
+        }));
+        if rng.one_in(97) {
+            let lane = (rng.u() % 4) as usize;
+            q.coords[lane][(rng.u() % 2) as usize] =
+                rng.pick(&[f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 3.0e7, -1.0e9]);
+        }
+        quads.push(q);
+    }
+    Case {
+        view,
+        smp,
+        profile,
+        args,
+        quads,
+    }
+}
+
+/// Runs `case` through the planar kernel at `level` and compares every
+/// lane with the reference; returns how many quads the kernel took.
+fn check(case: &Case, level: SimdLevel, want: &[[[f32; 4]; 4]]) -> usize {
+    let n = case.quads.len();
+    let plane = |k: usize| -> Vec<f32> {
+        case.quads
+            .iter()
+            .flat_map(|q| q.coords.map(|c| c[k]))
+            .collect()
+    };
+    let (s, t, r, a) = (plane(0), plane(1), plane(2), plane(3));
+    let mut o = [(); 4].map(|_| vec![f32::NAN; 4 * n]);
+    let mut unit = QuadSampler::new(&case.view, &case.smp, &case.profile);
+    unit.set_simd_level(level);
+    let [or, og, ob, oa] = &mut o;
+    let done = unit.sample_planar(
+        &case.args,
+        &QuadCoords {
+            s: &s,
+            t: &t,
+            r: &r,
+            a: &a,
+        },
+        &mut PlanarOut {
+            r: or,
+            g: og,
+            b: ob,
+            a: oa,
+        },
+    );
+    assert_eq!(done, n);
+    for (q, w) in want.iter().enumerate() {
+        for l in 0..4 {
+            let got = [0, 1, 2, 3].map(|c| o[c][4 * q + l]);
+            assert!(
+                got.iter().zip(w[l]).all(|(g, w)| g.to_bits() == w.to_bits()),
+                "{level:?} quad {q} lane {l}: {got:?} != reference {:?}\ncoords {:?}\n{:?}\n{:?}\n{:?}\nargs {:?}",
+                w[l],
+                case.quads[q].coords,
+                case.view,
+                case.smp,
+                case.profile,
+                case.args
+            );
+        }
+    }
+    unit.planar_kernel_quads()
+}
+
+fn reference_of(case: &Case) -> Vec<[[f32; 4]; 4]> {
+    case.quads
+        .iter()
+        .map(|q| {
+            reference::sample(&case.view, &case.smp, &case.profile, &case.args, q)
+                .texels
+                .map(|t| match t {
+                    Some(Texel::Float(v)) => v,
+                    other => panic!("float texel expected, got {other:?}"),
+                })
+        })
+        .collect()
+}
+
+#[test]
+fn planar_kernel_equals_the_reference_at_every_simd_level() {
+    let mut rng = Rng(0x5eed_91a4_a201_0001);
+    let (mut quads, mut kernel) = (0usize, 0usize);
+    let levels = levels();
+    // 1,600 configurations of 64 quads: 102,400 quads per level.
+    for _ in 0..1600 {
+        let case = random_case(&mut rng, 64);
+        let want = reference_of(&case);
+        for &level in &levels {
+            kernel += check(&case, level, &want);
+            quads += case.quads.len();
+        }
+    }
+    // Most quads went through the kernel (not the reference against
+    // itself): groups with a NaN, infinite or huge lane are handed back.
+    assert!(
+        kernel * 10 > quads * 8,
+        "{kernel} of {quads} quads on the kernel"
+    );
+}
+
+/// Pinned values: a 2x2 RGBA8 texture sampled bilinearly at its centre is
+/// the mean of its four texels (each channel `code / 255`, weights 1/4);
+/// with BGRA the red and blue planes swap.
+#[test]
+fn planar_bilinear_centre_of_a_2x2_texture_is_the_texel_mean() {
+    for (format, swap) in [(F::Rgba8Unorm, false), (F::Bgra8Unorm, true)] {
+        let desc = TextureDesc::d2(format, 2, 2).with_levels(1);
+        let bytes = [
+            10u8, 20, 30, 255, 50, 60, 70, 255, 90, 100, 110, 0, 130, 140, 150, 0,
+        ];
+        let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes).unwrap());
+        let view = TextureHeader::new(tex);
+        let smp = SamplerHeader {
+            mag_filter: Filter::Linear,
+            min_filter: Filter::Linear,
+            ..Default::default()
+        };
+        for level in levels() {
+            let mut unit = QuadSampler::new(&view, &smp, &Profile::VULKAN);
+            unit.set_simd_level(level);
+            let n = 4 * level.lanes();
+            let (s, t) = (vec![0.5f32; 4 * n], vec![0.5f32; 4 * n]);
+            let mut o = [(); 4].map(|_| vec![0.0f32; 4 * n]);
+            let [or, og, ob, oa] = &mut o;
+            let args = SampleArgs {
+                derivatives: Some(Derivatives::Coarse),
+                ..Default::default()
+            };
+            assert_eq!(unit.planar_fallback(&args), None);
+            unit.sample_planar(
+                &args,
+                &QuadCoords {
+                    s: &s,
+                    t: &t,
+                    ..Default::default()
+                },
+                &mut PlanarOut {
+                    r: or,
+                    g: og,
+                    b: ob,
+                    a: oa,
+                },
+            );
+            assert_eq!(unit.planar_kernel_quads(), n);
+            let mean = |k: usize| {
+                [0, 4, 8, 12]
+                    .map(|i| 0.25 * (f32::from(bytes[i + k]) / 255.0))
+                    .iter()
+                    .fold(-0.0f32, |a, &b| a + b)
+            };
+            let (r, b) = if swap {
+                (mean(2), mean(0))
+            } else {
+                (mean(0), mean(2))
+            };
+            let want = [r, mean(1), b, mean(3)];
+            for (plane, w) in o.iter().zip(want) {
+                assert!(plane.iter().all(|&x| x == w), "{level:?}: {plane:?} != {w}");
+            }
+            let red = if swap { 90.0 } else { 70.0 };
+            assert!((want[0] - red / 255.0).abs() < 1e-6);
+            assert!((want[3] - 127.5 / 255.0).abs() < 1e-6);
+        }
+    }
+}
