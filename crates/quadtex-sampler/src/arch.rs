@@ -2,7 +2,8 @@
 //! ([`run_at`], calling functions compiled for CPU features that
 //! [`crate::cpu::SimdLevel::detect`] found), word loads after one bounds
 //! check ([`load_words`]), and hardware gathers for the batched kernels'
-//! texel loads (`batch.rs`). Reading a 32-bit word per lane with
+//! texel loads (`batch.rs`), and the AVX2 lane vectors of the planar
+//! kernel ([`x86`]). Reading a 32-bit word per lane with
 //! scalar loads costs a bounds check, a load and a store per lane and then
 //! a stalled vector reload; one `vpgatherdd` does all lanes. Measured with
 //! `examples/profile_quads` on Zen 4 (`target-cpu=native`, AVX-512),
@@ -12,6 +13,8 @@
 //! Every function here has a safe twin ([`load_u32_scalar`]) that it must
 //! equal. [`load_u32`] checks the bounds of every lane itself before it
 //! gathers, so its safety rests on no caller.
+
+use crate::lanes::{Lanes, Portable};
 
 /// Per lane, the little-endian 32-bit word at `bytes[base + offs[l]..][..4]`
 /// (the scalar twin of [`load_u32`]). Bytes past the end of `bytes` read
@@ -156,14 +159,14 @@ pub(crate) fn load_words<const N: usize>(bytes: &[u8], base: usize, offs: &[i32;
 }
 
 /// A computation compiled once per SIMD level: [`run_at`] calls `run` with
-/// the level's lane count from a function built for the level's target
+/// the level's lane token from a function built for the level's target
 /// features. Everything `run` calls must be `#[inline(always)]` to be
 /// compiled with those features.
 pub(crate) trait LaneKernel {
     /// The result.
     type Out;
-    /// The computation on `N` lanes.
-    fn run<const N: usize>(self) -> Self::Out;
+    /// The computation on the lanes of `l`.
+    fn run<L: Lanes>(self, l: L) -> Self::Out;
 }
 
 /// Runs `k` at `level` when this CPU has it, else at the best level below
@@ -187,7 +190,7 @@ pub(crate) fn run_at<K: LaneKernel>(level: crate::cpu::SimdLevel, k: K) -> K::Ou
         }
     }
     let _ = level;
-    k.run::<4>()
+    k.run(Portable::<4>)
 }
 
 /// [`crate::cpu::SimdLevel::detect`], once.
@@ -202,16 +205,357 @@ fn detected() -> crate::cpu::SimdLevel {
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt"
 )]
 fn avx512<K: LaneKernel>(k: K) -> K::Out {
-    // Eight lanes (256-bit registers with AVX-512's instructions): the
-    // planar kernel measured 65 Mpixels/s here against 49 at sixteen
-    // lanes (nearest RGBA8, `quadtex profile`, Zen 4).
-    k.run::<8>()
+    // The AVX2 vectors, compiled with AVX-512's instructions on top (mask
+    // registers, EVEX forms): they measured faster than sixteen-lane
+    // vectors for the planar kernel on Zen 4.
+    k.run(x86::Avx2(()))
 }
 
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
 fn avx2<K: LaneKernel>(k: K) -> K::Out {
-    k.run::<8>()
+    k.run(x86::Avx2(()))
+}
+
+/// AVX2 lane vectors: eight lanes, one instruction per operation.
+///
+/// Soundness rests on one rule: an [`x86::Avx2`] token is made only in
+/// `avx512` and `avx2` above, which run only after `run_at` detected AVX2
+/// on this CPU; a vector exists only if made by a token's methods or by
+/// operations on other vectors. So wherever any of these operations runs,
+/// the CPU has AVX2, and every intrinsic below is one it executes (each
+/// `unsafe` block says so through [`avx!`]). Memory is touched only by
+/// `load`/`store` on checked slices and by gathers whose every address was
+/// checked first.
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod x86 {
+    use std::arch::x86_64::*;
+    use std::ops::{Add, BitAnd, BitOr, Mul, Sub};
+
+    use crate::lanes::{Fv, Iv, Lanes, Mv};
+
+    /// An AVX2 intrinsic call on values that exist only where the CPU has
+    /// AVX2 (see the module documentation).
+    macro_rules! avx {
+        ($e:expr) => {
+            // SAFETY: the module's rule: this code runs only where an
+            // `Avx2` token was made, i.e. after AVX2 was detected on this
+            // CPU; the intrinsic reads and writes registers only.
+            unsafe { $e }
+        };
+    }
+
+    /// The AVX2 level's token (made only by `arch::avx2` and
+    /// `arch::avx512`).
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Avx2(pub(super) ());
+
+    /// Eight f32 lanes.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Fy(__m256);
+
+    /// Eight i32 lanes.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Iy(__m256i);
+
+    /// Eight lane conditions (all ones or zero).
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct My(__m256i);
+
+    impl Lanes for Avx2 {
+        const N: usize = 8;
+        type F = Fy;
+        type I = Iy;
+        type M = My;
+        #[inline(always)]
+        fn f(self, v: f32) -> Fy {
+            Fy(avx!(_mm256_set1_ps(v)))
+        }
+        #[inline(always)]
+        fn i(self, v: i32) -> Iy {
+            Iy(avx!(_mm256_set1_epi32(v)))
+        }
+        #[inline(always)]
+        fn m(self, v: bool) -> My {
+            My(avx!(_mm256_set1_epi32(-i32::from(v))))
+        }
+        #[inline(always)]
+        fn load(self, s: &[f32]) -> Fy {
+            let s = &s[..8];
+            // SAFETY: `s` holds 8 f32s (the slice above), the 32 bytes the
+            // unaligned load reads; AVX2 as in the module's rule.
+            Fy(unsafe { _mm256_loadu_ps(s.as_ptr()) })
+        }
+        #[inline(always)]
+        fn store(self, v: Fy, s: &mut [f32]) {
+            let s = &mut s[..8];
+            // SAFETY: `s` holds 8 f32s, the 32 bytes the unaligned store
+            // writes; AVX2 as in the module's rule.
+            unsafe { _mm256_storeu_ps(s.as_mut_ptr(), v.0) }
+        }
+        #[inline(always)]
+        fn load_i(self, s: &[i32]) -> Iy {
+            let s = &s[..8];
+            // SAFETY: `s` holds 8 i32s, the 32 bytes the unaligned load
+            // reads; AVX2 as in the module's rule.
+            Iy(unsafe { _mm256_loadu_si256(s.as_ptr().cast()) })
+        }
+        #[inline(always)]
+        fn words(self, bytes: &[u8], offs: Iy) -> Iy {
+            // Every lane in `0..=bytes.len() - 4`: one unsigned compare
+            // (a negative offset is a huge unsigned one).
+            let last = bytes
+                .len()
+                .checked_sub(4)
+                .and_then(|l| i32::try_from(l).ok());
+            if let Some(last) = last {
+                let bias = avx!(_mm256_set1_epi32(i32::MIN));
+                let past = avx!(_mm256_cmpgt_epi32(
+                    _mm256_xor_si256(offs.0, bias),
+                    _mm256_xor_si256(_mm256_set1_epi32(last), bias)
+                ));
+                if avx!(_mm256_testz_si256(past, past)) == 1 {
+                    // SAFETY: every lane's offset `o` has `0 <= o <= last =
+                    // bytes.len() - 4` (the unsigned compare just above
+                    // found no lane past `last`), so each gathered 4-byte
+                    // read lies inside `bytes`; gathers need no alignment;
+                    // AVX2 as in the module's rule.
+                    return Iy(unsafe {
+                        _mm256_i32gather_epi32::<1>(bytes.as_ptr().cast(), offs.0)
+                    });
+                }
+            }
+            let mut o = [0i32; 8];
+            offs.write(&mut o);
+            self.load_i(&super::load_u32_scalar(bytes, 0, o))
+        }
+        #[inline(always)]
+        fn srgb(self, codes: Iy) -> Fy {
+            let table = quadtex_format::texel::srgb8_table();
+            let idx = codes & self.i(0xff);
+            // SAFETY: every index is in 0..=255 (masked above) and the
+            // table holds 256 f32s, so each gathered read lies inside it;
+            // AVX2 as in the module's rule.
+            Fy(unsafe { _mm256_i32gather_ps::<4>(table.as_ptr(), idx.0) })
+        }
+    }
+
+    impl Fy {
+        #[inline(always)]
+        fn cmp<const P: i32>(self, o: Fy) -> My {
+            My(avx!(_mm256_castps_si256(_mm256_cmp_ps::<P>(self.0, o.0))))
+        }
+    }
+
+    impl Fv for Fy {
+        type I = Iy;
+        type M = My;
+        #[inline(always)]
+        fn floor(self) -> Fy {
+            Fy(avx!(_mm256_round_ps::<
+                { _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC },
+            >(self.0)))
+        }
+        #[inline(always)]
+        fn ceil(self) -> Fy {
+            Fy(avx!(_mm256_round_ps::<
+                { _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC },
+            >(self.0)))
+        }
+        #[inline(always)]
+        fn round_ties_even(self) -> Fy {
+            Fy(avx!(_mm256_round_ps::<
+                { _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC },
+            >(self.0)))
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Fy {
+            Fy(avx!(_mm256_sqrt_ps(self.0)))
+        }
+        #[inline(always)]
+        fn abs(self) -> Fy {
+            Fy(avx!(_mm256_castsi256_ps(_mm256_and_si256(
+                _mm256_castps_si256(self.0),
+                _mm256_set1_epi32(0x7fff_ffff)
+            ))))
+        }
+        #[inline(always)]
+        fn max(self, o: Fy) -> Fy {
+            // LLVM's own lowering of `f32::max`: `maxps(o, self)` (which
+            // gives its second operand, `self`, for a NaN `o` and for equal
+            // zeros), then `o` where `self` is NaN.
+            let m = Fy(avx!(_mm256_max_ps(o.0, self.0)));
+            self.is_nan().select(o, m)
+        }
+        #[inline(always)]
+        fn min(self, o: Fy) -> Fy {
+            let m = Fy(avx!(_mm256_min_ps(o.0, self.0)));
+            self.is_nan().select(o, m)
+        }
+        #[inline(always)]
+        fn div(self, o: Fy) -> Fy {
+            Fy(avx!(_mm256_div_ps(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn lt(self, o: Fy) -> My {
+            self.cmp::<_CMP_LT_OQ>(o)
+        }
+        #[inline(always)]
+        fn le(self, o: Fy) -> My {
+            self.cmp::<_CMP_LE_OQ>(o)
+        }
+        #[inline(always)]
+        fn gt(self, o: Fy) -> My {
+            self.cmp::<_CMP_GT_OQ>(o)
+        }
+        #[inline(always)]
+        fn eq(self, o: Fy) -> My {
+            self.cmp::<_CMP_EQ_OQ>(o)
+        }
+        #[inline(always)]
+        fn is_nan(self) -> My {
+            self.cmp::<_CMP_UNORD_Q>(self)
+        }
+        #[inline(always)]
+        fn is_finite(self) -> My {
+            let inf = Fy(avx!(_mm256_set1_ps(f32::INFINITY)));
+            self.abs().lt(inf)
+        }
+        #[inline(always)]
+        fn quad_lane(self, l: usize) -> Fy {
+            Fy(avx!(_mm256_permutevar_ps(
+                self.0,
+                _mm256_set1_epi32(l as i32)
+            )))
+        }
+        #[inline(always)]
+        fn to_i32(self) -> Iy {
+            Iy(avx!(_mm256_cvttps_epi32(self.0)))
+        }
+        #[inline(always)]
+        fn to_bits(self) -> Iy {
+            Iy(avx!(_mm256_castps_si256(self.0)))
+        }
+    }
+
+    impl Iv for Iy {
+        type F = Fy;
+        type M = My;
+        #[inline(always)]
+        fn to_f32(self) -> Fy {
+            Fy(avx!(_mm256_cvtepi32_ps(self.0)))
+        }
+        #[inline(always)]
+        fn as_f32_bits(self) -> Fy {
+            Fy(avx!(_mm256_castsi256_ps(self.0)))
+        }
+        #[inline(always)]
+        fn shr(self, k: i32) -> Iy {
+            Iy(avx!(_mm256_sra_epi32(self.0, _mm_cvtsi32_si128(k))))
+        }
+        #[inline(always)]
+        fn shl(self, k: i32) -> Iy {
+            Iy(avx!(_mm256_sll_epi32(self.0, _mm_cvtsi32_si128(k))))
+        }
+        #[inline(always)]
+        fn shr_v(self, k: Iy) -> Iy {
+            Iy(avx!(_mm256_srav_epi32(
+                self.0,
+                _mm256_and_si256(k.0, _mm256_set1_epi32(31))
+            )))
+        }
+        #[inline(always)]
+        fn shl_v(self, k: Iy) -> Iy {
+            Iy(avx!(_mm256_sllv_epi32(
+                self.0,
+                _mm256_and_si256(k.0, _mm256_set1_epi32(31))
+            )))
+        }
+        #[inline(always)]
+        fn max(self, o: Iy) -> Iy {
+            Iy(avx!(_mm256_max_epi32(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn min(self, o: Iy) -> Iy {
+            Iy(avx!(_mm256_min_epi32(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn uniform(self) -> Option<i32> {
+            let first = avx!(_mm256_permutevar8x32_epi32(self.0, _mm256_setzero_si256()));
+            let same = avx!(_mm256_movemask_epi8(_mm256_cmpeq_epi32(self.0, first)));
+            (same == -1).then(|| avx!(_mm256_cvtsi256_si32(self.0)))
+        }
+        #[inline(always)]
+        fn unorm8(self) -> Fy {
+            // `c * (1/255)` corrected once by its exact residual (two
+            // FMAs): the correctly rounded quotient for every code (tested
+            // on all 256 against the division); FMA comes with the token
+            // (`SimdLevel::detect` requires it for AVX2).
+            let c = avx!(_mm256_cvtepi32_ps(_mm256_and_si256(
+                self.0,
+                _mm256_set1_epi32(0xff)
+            )));
+            let r = avx!(_mm256_set1_ps(1.0 / 255.0));
+            let q = avx!(_mm256_mul_ps(c, r));
+            let e = avx!(_mm256_fnmadd_ps(q, _mm256_set1_ps(255.0), c));
+            Fy(avx!(_mm256_fmadd_ps(e, r, q)))
+        }
+        #[inline(always)]
+        fn write(self, out: &mut [i32]) {
+            let out = &mut out[..8];
+            // SAFETY: `out` holds 8 i32s, the 32 bytes the unaligned store
+            // writes; AVX2 as in the module's rule.
+            unsafe { _mm256_storeu_si256(out.as_mut_ptr().cast(), self.0) }
+        }
+    }
+
+    impl Mv for My {
+        type F = Fy;
+        type I = Iy;
+        #[inline(always)]
+        fn select(self, a: Fy, b: Fy) -> Fy {
+            Fy(avx!(_mm256_blendv_ps(
+                b.0,
+                a.0,
+                _mm256_castsi256_ps(self.0)
+            )))
+        }
+        #[inline(always)]
+        fn not(self) -> My {
+            My(avx!(_mm256_xor_si256(self.0, _mm256_set1_epi32(-1))))
+        }
+        #[inline(always)]
+        fn all(self) -> bool {
+            avx!(_mm256_movemask_ps(_mm256_castsi256_ps(self.0))) == 0xff
+        }
+        #[inline(always)]
+        fn to_i32(self) -> Iy {
+            Iy(self.0)
+        }
+    }
+
+    macro_rules! binop {
+        ($T:ident, $Tr:ident, $f:ident, $intr:ident) => {
+            impl $Tr for $T {
+                type Output = $T;
+                #[inline(always)]
+                fn $f(self, o: $T) -> $T {
+                    $T(avx!($intr(self.0, o.0)))
+                }
+            }
+        };
+    }
+
+    binop!(Fy, Add, add, _mm256_add_ps);
+    binop!(Fy, Sub, sub, _mm256_sub_ps);
+    binop!(Fy, Mul, mul, _mm256_mul_ps);
+    binop!(Iy, Add, add, _mm256_add_epi32);
+    binop!(Iy, Sub, sub, _mm256_sub_epi32);
+    binop!(Iy, Mul, mul, _mm256_mullo_epi32);
+    binop!(Iy, BitAnd, bitand, _mm256_and_si256);
+    binop!(Iy, BitOr, bitor, _mm256_or_si256);
+    binop!(My, BitAnd, bitand, _mm256_and_si256);
+    binop!(My, BitOr, bitor, _mm256_or_si256);
 }
 
 #[cfg(test)]
@@ -241,6 +585,69 @@ mod tests {
                 load_u32_scalar(bytes, base, offs),
                 "{offs:?} base {base}"
             );
+        }
+    }
+
+    /// `Lanes::words` of every level on `offs`, as the scalar twin reads
+    /// them (8 lanes at a time, whatever the level's width).
+    struct Words<'a> {
+        bytes: &'a [u8],
+        offs: [i32; 16],
+    }
+
+    impl LaneKernel for Words<'_> {
+        type Out = [i32; 16];
+        fn run<L: Lanes>(self, l: L) -> [i32; 16] {
+            let mut out = [0i32; 16];
+            for k in (0..16).step_by(L::N) {
+                let w = l.words(self.bytes, l.load_i(&self.offs[k..]));
+                crate::lanes::Iv::write(w, &mut out[k..]);
+            }
+            out
+        }
+    }
+
+    #[test]
+    fn every_level_reads_words_as_the_scalar_twin() {
+        let bytes: Vec<u8> = (0..517u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
+            .collect();
+        let n = bytes.len() as i32;
+        let mut s = 11u32;
+        for round in 0..5_000 {
+            let mut offs = [0i32; 16];
+            for o in &mut offs {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                *o = match s % 13 {
+                    0 => n - 4,
+                    1 => n - 3,
+                    2 => -1,
+                    3 => i32::MIN,
+                    4 if round % 3 == 0 => n,
+                    _ => (s >> 8) as i32 % (n - 3),
+                };
+            }
+            let want = load_u32_scalar(&bytes, 0, offs);
+            for level in crate::cpu::SimdLevel::ALL {
+                let got = run_at(
+                    level,
+                    Words {
+                        bytes: &bytes,
+                        offs,
+                    },
+                );
+                assert_eq!(got, want, "{level:?} {offs:?}");
+            }
+        }
+        // A buffer shorter than a word: every lane reads what is there.
+        let tiny = [7u8, 9];
+        let offs = [0, 1, 2, -1, 0, 0, 1, 1, 0, 1, 2, 3, 0, 0, 0, 0];
+        for level in crate::cpu::SimdLevel::ALL {
+            let got = run_at(level, Words { bytes: &tiny, offs });
+            assert_eq!(got, load_u32_scalar(&tiny, 0, offs), "{level:?}");
+            assert_eq!(got[0], 0x0907);
         }
     }
 

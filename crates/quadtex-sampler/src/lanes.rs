@@ -1,14 +1,339 @@
-//! Lane vectors for the planar kernel: `N` f32 or i32 lanes (4, 8 or 16)
-//! as plain arrays with one branch-free loop per operation.
+//! Lane vectors for the planar kernel, behind one private trait.
 //!
-//! Every operation is `#[inline(always)]`, so inside a function compiled
-//! for a SIMD level ([`crate::arch::run_at`]) a chain of them becomes
-//! straight-line code that LLVM's SLP vectoriser packs into that level's
-//! registers (one AVX-512 instruction per operation at 16 lanes). Each
-//! operation is the scalar operation of the same name on every lane, so
-//! kernels written with them keep [`crate::reference`]'s bits.
+//! [`Lanes`] is a token of a SIMD level: it makes the level's vectors of
+//! f32 lanes ([`Fv`]), i32 lanes ([`Iv`]) and lane conditions ([`Mv`]),
+//! whose operations are the scalar operations of the same name on every
+//! lane, so a kernel written with them keeps [`crate::reference`]'s bits at
+//! every level. Two kinds implement it: [`Portable`], `N` lanes as plain
+//! arrays with one branch-free loop per operation (which LLVM vectorises
+//! as well as it can for the build's features), and the x86 AVX2 vectors
+//! in [`crate::arch`], one instruction per operation, whose token exists
+//! only where the CPU has AVX2. Every operation is `#[inline(always)]`:
+//! inside a function compiled for a level ([`crate::arch::run_at`]) it
+//! becomes that level's instructions.
 
 use std::ops::{Add, BitAnd, BitOr, Mul, Sub};
+
+/// A SIMD level's token: makes its vectors. Holding one proves the CPU
+/// runs the level's instructions.
+pub(crate) trait Lanes: Copy {
+    /// Lanes per vector.
+    const N: usize;
+    /// f32 lanes.
+    type F: Fv<I = Self::I, M = Self::M>;
+    /// i32 lanes.
+    type I: Iv<F = Self::F, M = Self::M>;
+    /// Lane conditions.
+    type M: Mv<F = Self::F, I = Self::I>;
+    /// Every lane `v`.
+    fn f(self, v: f32) -> Self::F;
+    /// Every lane `v`.
+    fn i(self, v: i32) -> Self::I;
+    /// Every lane `v`.
+    fn m(self, v: bool) -> Self::M;
+    /// The first `N` values of `s` (which holds at least `N`).
+    fn load(self, s: &[f32]) -> Self::F;
+    /// Writes the lanes to the first `N` values of `s`.
+    fn store(self, v: Self::F, s: &mut [f32]);
+    /// The first `N` values of `s` (which holds at least `N`).
+    fn load_i(self, s: &[i32]) -> Self::I;
+    /// Per lane, the little-endian word at `bytes[offs..][..4]`
+    /// (`arch::load_u32_scalar`'s value: 0 outside `bytes`).
+    fn words(self, bytes: &[u8], offs: Self::I) -> Self::I;
+    /// Per lane, the sRGB EOTF of the 8-bit code in the lane's low byte
+    /// (the format crate's table).
+    fn srgb(self, codes: Self::I) -> Self::F;
+}
+
+/// f32 lanes.
+pub(crate) trait Fv:
+    Copy + Add<Output = Self> + Sub<Output = Self> + Mul<Output = Self>
+{
+    /// The level's i32 lanes.
+    type I;
+    /// The level's lane conditions.
+    type M;
+    /// `f32::floor`.
+    fn floor(self) -> Self;
+    /// `f32::ceil`.
+    fn ceil(self) -> Self;
+    /// `f32::round_ties_even`.
+    fn round_ties_even(self) -> Self;
+    /// `f32::sqrt`.
+    fn sqrt(self) -> Self;
+    /// `f32::abs`.
+    fn abs(self) -> Self;
+    /// `f32::max` (a NaN operand gives the other).
+    fn max(self, o: Self) -> Self;
+    /// `f32::min` (a NaN operand gives the other).
+    fn min(self, o: Self) -> Self;
+    /// Division.
+    fn div(self, o: Self) -> Self;
+    /// `<`.
+    fn lt(self, o: Self) -> Self::M;
+    /// `<=`.
+    fn le(self, o: Self) -> Self::M;
+    /// `>`.
+    fn gt(self, o: Self) -> Self::M;
+    /// `==`.
+    fn eq(self, o: Self) -> Self::M;
+    /// `f32::is_nan`.
+    fn is_nan(self) -> Self::M;
+    /// `f32::is_finite`.
+    fn is_finite(self) -> Self::M;
+    /// Lane `l` of each lane's quad (lanes `4k..4k + 4` form quad `k`).
+    fn quad_lane(self, l: usize) -> Self;
+    /// `x as i32` for lanes inside the i32 range (the kernel converts no
+    /// others; outside it the levels may differ).
+    fn to_i32(self) -> Self::I;
+    /// The lanes' bits.
+    fn to_bits(self) -> Self::I;
+}
+
+/// i32 lanes (wrapping arithmetic).
+pub(crate) trait Iv:
+    Copy
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+{
+    /// The level's f32 lanes.
+    type F;
+    /// The level's lane conditions.
+    type M;
+    /// `v as f32`.
+    fn to_f32(self) -> Self::F;
+    /// The lanes as f32 bits.
+    fn as_f32_bits(self) -> Self::F;
+    /// Arithmetic shift right by `k` (0..32).
+    fn shr(self, k: i32) -> Self;
+    /// Shift left by `k` (0..32).
+    fn shl(self, k: i32) -> Self;
+    /// Arithmetic shift right by each lane's count (0..32).
+    fn shr_v(self, k: Self) -> Self;
+    /// Shift left by each lane's count (0..32).
+    fn shl_v(self, k: Self) -> Self;
+    /// `i32::max`.
+    fn max(self, o: Self) -> Self;
+    /// `i32::min`.
+    fn min(self, o: Self) -> Self;
+    /// Lane 0 when every lane holds it.
+    fn uniform(self) -> Option<i32>;
+    /// The low byte of every lane as UNORM8: `code / 255`, correctly
+    /// rounded (the format crate's values).
+    fn unorm8(self) -> Self::F;
+    /// The lanes, into the first `N` values of `out`.
+    fn write(self, out: &mut [i32]);
+}
+
+/// Lane conditions.
+pub(crate) trait Mv: Copy + BitAnd<Output = Self> + BitOr<Output = Self> {
+    /// The level's f32 lanes.
+    type F;
+    /// The level's i32 lanes.
+    type I;
+    /// `self ? a : b` per lane.
+    fn select(self, a: Self::F, b: Self::F) -> Self::F;
+    /// Negation.
+    fn not(self) -> Self;
+    /// Whether every lane is true.
+    fn all(self) -> bool;
+    /// -1 for true lanes, 0 for false.
+    fn to_i32(self) -> Self::I;
+}
+
+/// `N` plain lanes: the portable level's token.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Portable<const N: usize>;
+
+impl<const N: usize> Lanes for Portable<N> {
+    const N: usize = N;
+    type F = F<N>;
+    type I = I<N>;
+    type M = M<N>;
+    #[inline(always)]
+    fn f(self, v: f32) -> F<N> {
+        F::splat(v)
+    }
+    #[inline(always)]
+    fn i(self, v: i32) -> I<N> {
+        I::splat(v)
+    }
+    #[inline(always)]
+    fn m(self, v: bool) -> M<N> {
+        M::splat(v)
+    }
+    #[inline(always)]
+    fn load(self, s: &[f32]) -> F<N> {
+        let mut v = [0.0; N];
+        v.copy_from_slice(&s[..N]);
+        F(v)
+    }
+    #[inline(always)]
+    fn store(self, v: F<N>, s: &mut [f32]) {
+        s[..N].copy_from_slice(&v.0);
+    }
+    #[inline(always)]
+    fn load_i(self, s: &[i32]) -> I<N> {
+        let mut v = [0; N];
+        v.copy_from_slice(&s[..N]);
+        I(v)
+    }
+    #[inline(always)]
+    fn words(self, bytes: &[u8], offs: I<N>) -> I<N> {
+        I(crate::arch::load_words(bytes, 0, &offs.0).map(|w| w as i32))
+    }
+    #[inline(always)]
+    fn srgb(self, codes: I<N>) -> F<N> {
+        let table = quadtex_format::texel::srgb8_table();
+        F(codes.0.map(|c| table[(c & 0xff) as usize]))
+    }
+}
+
+impl<const N: usize> Fv for F<N> {
+    type I = I<N>;
+    type M = M<N>;
+    #[inline(always)]
+    fn floor(self) -> Self {
+        F::floor(self)
+    }
+    #[inline(always)]
+    fn ceil(self) -> Self {
+        F::ceil(self)
+    }
+    #[inline(always)]
+    fn round_ties_even(self) -> Self {
+        F::round_ties_even(self)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        F::sqrt(self)
+    }
+    #[inline(always)]
+    fn abs(self) -> Self {
+        F::abs(self)
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        F::max(self, o)
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        F::min(self, o)
+    }
+    #[inline(always)]
+    fn div(self, o: Self) -> Self {
+        F::div(self, o)
+    }
+    #[inline(always)]
+    fn lt(self, o: Self) -> M<N> {
+        F::lt(self, o)
+    }
+    #[inline(always)]
+    fn le(self, o: Self) -> M<N> {
+        F::le(self, o)
+    }
+    #[inline(always)]
+    fn gt(self, o: Self) -> M<N> {
+        F::gt(self, o)
+    }
+    #[inline(always)]
+    fn eq(self, o: Self) -> M<N> {
+        F::eq(self, o)
+    }
+    #[inline(always)]
+    fn is_nan(self) -> M<N> {
+        F::is_nan(self)
+    }
+    #[inline(always)]
+    fn is_finite(self) -> M<N> {
+        F::is_finite(self)
+    }
+    #[inline(always)]
+    fn quad_lane(self, l: usize) -> Self {
+        F::quad_lane(self, l)
+    }
+    #[inline(always)]
+    fn to_i32(self) -> I<N> {
+        F::to_i32(self)
+    }
+    #[inline(always)]
+    fn to_bits(self) -> I<N> {
+        F::to_bits(self)
+    }
+}
+
+impl<const N: usize> Iv for I<N> {
+    type F = F<N>;
+    type M = M<N>;
+    #[inline(always)]
+    fn to_f32(self) -> F<N> {
+        I::to_f32(self)
+    }
+    #[inline(always)]
+    fn as_f32_bits(self) -> F<N> {
+        I::as_f32_bits(self)
+    }
+    #[inline(always)]
+    fn shr(self, k: i32) -> Self {
+        I::shr(self, k)
+    }
+    #[inline(always)]
+    fn shl(self, k: i32) -> Self {
+        I::shl(self, k)
+    }
+    #[inline(always)]
+    fn shr_v(self, k: Self) -> Self {
+        I::shr_v(self, k)
+    }
+    #[inline(always)]
+    fn shl_v(self, k: Self) -> Self {
+        I::shl_v(self, k)
+    }
+    #[inline(always)]
+    fn max(self, o: Self) -> Self {
+        I::max(self, o)
+    }
+    #[inline(always)]
+    fn min(self, o: Self) -> Self {
+        I::min(self, o)
+    }
+    #[inline(always)]
+    fn uniform(self) -> Option<i32> {
+        I::uniform(self).then_some(self.0[0])
+    }
+    #[inline(always)]
+    fn unorm8(self) -> F<N> {
+        F(self.0.map(|c| (c & 0xff) as f32 / 255.0))
+    }
+    #[inline(always)]
+    fn write(self, out: &mut [i32]) {
+        out[..N].copy_from_slice(&self.0);
+    }
+}
+
+impl<const N: usize> Mv for M<N> {
+    type F = F<N>;
+    type I = I<N>;
+    #[inline(always)]
+    fn select(self, a: F<N>, b: F<N>) -> F<N> {
+        M::select(self, a, b)
+    }
+    #[inline(always)]
+    fn not(self) -> Self {
+        M::not(self)
+    }
+    #[inline(always)]
+    fn all(self) -> bool {
+        M::all(self)
+    }
+    #[inline(always)]
+    fn to_i32(self) -> I<N> {
+        M::to_i32(self)
+    }
+}
 
 /// `N` f32 lanes.
 #[derive(Clone, Copy, Debug)]
@@ -362,5 +687,171 @@ mod tests {
         assert!(I::<4>::splat(3).uniform());
         assert!(!I([1, 1, 2, 1]).uniform());
         assert!(!M([0, 0, -1, 0]).all() && M::<4>::splat(true).all());
+    }
+}
+
+#[cfg(test)]
+mod level_tests {
+    use super::*;
+    use crate::arch::{run_at, LaneKernel};
+    use crate::cpu::SimdLevel;
+
+    /// Every lane operation on 16 lanes of `a` and `b`, 8 or 4 at a time,
+    /// each result as bits.
+    struct Ops {
+        a: [f32; 16],
+        b: [f32; 16],
+        k: [i32; 16],
+    }
+
+    impl LaneKernel for Ops {
+        type Out = Vec<[u32; 16]>;
+        fn run<L: Lanes>(self, l: L) -> Vec<[u32; 16]> {
+            let mut out = vec![[0u32; 16]; 36];
+            for base in (0..16).step_by(L::N) {
+                let (a, b) = (l.load(&self.a[base..]), l.load(&self.b[base..]));
+                let k = l.load_i(&self.k[base..]);
+                let ki = k & l.i(31);
+                // In-range values for the conversions.
+                let small = a.abs().lt(l.f(1.0e9)).select(a, l.f(3.0));
+                let fs = [
+                    a + b,
+                    a - b,
+                    a * b,
+                    a.div(b),
+                    a.floor(),
+                    a.ceil(),
+                    a.round_ties_even(),
+                    a.sqrt(),
+                    a.abs(),
+                    a.max(b),
+                    a.min(b),
+                    a.lt(b).select(a, b),
+                    a.le(b).select(a, b),
+                    a.gt(b).select(a, b),
+                    a.eq(b).select(a, b),
+                    a.is_nan().select(b, a),
+                    a.is_finite().select(a, b),
+                    (a.lt(b) & b.is_finite()).select(a, b),
+                    (a.lt(b) | a.is_nan()).not().select(a, b),
+                    a.quad_lane(0),
+                    a.quad_lane(1),
+                    a.quad_lane(3),
+                    small.to_i32().to_f32(),
+                    a.to_bits().as_f32_bits(),
+                    l.srgb(k).sqrt(),
+                    k.unorm8(),
+                    k.shr(8).unorm8(),
+                ];
+                let is = [
+                    k + ki,
+                    k - ki,
+                    k * ki,
+                    (k & ki) | l.i(0x100),
+                    k.shr(3),
+                    k.shl(5),
+                    k.shr_v(ki),
+                    k.shl_v(ki),
+                    Iv::max(k, ki),
+                ];
+                for (o, v) in out.iter_mut().zip(fs) {
+                    let mut t = [0.0f32; 16];
+                    l.store(v, &mut t[base..]);
+                    for i in base..base + L::N {
+                        o[i] = t[i].to_bits();
+                    }
+                }
+                for (o, v) in out[fs.len()..].iter_mut().zip(is) {
+                    let mut t = [0i32; 16];
+                    v.write(&mut t[base..]);
+                    for i in base..base + L::N {
+                        o[i] = t[i] as u32;
+                    }
+                }
+            }
+            out
+        }
+    }
+
+    #[test]
+    fn every_level_gives_the_portable_bits_lane_by_lane() {
+        let edge = [
+            0.0f32,
+            -0.0,
+            0.5,
+            -1.5,
+            2.5,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            1.0e-40,
+            3.0e9,
+            -3.0e9,
+            16_777_217.0,
+            0.499_999_97,
+            1.0,
+            -7.25,
+            f32::MAX,
+        ];
+        let mut s = 0x9e37_79b9u32;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        };
+        for round in 0..2_000 {
+            let mut a = edge;
+            let mut b = edge;
+            let mut k = [0i32; 16];
+            for i in 0..16 {
+                if round > 0 {
+                    a[i] = match next() % 4 {
+                        0 => edge[(next() % 16) as usize],
+                        _ => (next() as i32 as f32) / 65_536.0,
+                    };
+                }
+                b[i] = edge[((i as u32 + round) % 16) as usize];
+                if round % 2 == 1 {
+                    b[i] = (next() as i32 as f32) / 1_048_576.0;
+                }
+                k[i] = next() as i32;
+            }
+            let want = Portable::<4>.run_ops(Ops { a, b, k });
+            for level in SimdLevel::ALL {
+                let got = run_at(level, Ops { a, b, k });
+                for (n, (g, w)) in got.iter().zip(&want).enumerate() {
+                    assert_eq!(g, w, "{level:?} op {n}: a {a:?} b {b:?} k {k:?}");
+                }
+            }
+        }
+    }
+
+    /// Every 8-bit code at every level: exactly `code / 255`.
+    #[test]
+    fn unorm8_is_the_correctly_rounded_quotient_at_every_level() {
+        for chunk in 0..16 {
+            let k: [i32; 16] = std::array::from_fn(|i| (16 * chunk + i) as i32 | 0x5a00);
+            for level in SimdLevel::ALL {
+                let got = run_at(
+                    level,
+                    Ops {
+                        a: [1.0; 16],
+                        b: [1.0; 16],
+                        k,
+                    },
+                );
+                for (i, &bits) in got[25].iter().enumerate() {
+                    let c = (16 * chunk + i) as u8;
+                    assert_eq!(f32::from_bits(bits), f32::from(c) / 255.0, "{level:?} {c}");
+                }
+            }
+        }
+    }
+
+    impl Portable<4> {
+        fn run_ops(self, ops: Ops) -> Vec<[u32; 16]> {
+            ops.run(self)
+        }
     }
 }

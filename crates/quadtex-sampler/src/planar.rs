@@ -30,7 +30,7 @@ use quadtex_format::{Layout, TextureFormat, TextureKind};
 use crate::arch::{self, LaneKernel};
 use crate::cpu::SimdLevel;
 use crate::header::{AddressMode, Filter, MipmapMode, ReductionMode, Swizzle};
-use crate::lanes::{F, I, M};
+use crate::lanes::{Fv, Iv, Lanes, Mv};
 use crate::profile::{frac_scale, Derivatives, FracRound, LayerRound, MipNearest};
 use crate::quad::{Lod, SampleArgs};
 use crate::reference::{Ctx, LOG2_C3, LOG2_C5, LOG2_C7, LOG2_C9, LOG2_DENORMAL_SCALE};
@@ -122,6 +122,8 @@ pub(crate) struct Plan<'a> {
     repeat: [bool; 2],
     mag_linear: bool,
     min_linear: bool,
+    /// Both filters nearest: one texel per level.
+    nearest: bool,
     mipmap: MipmapMode,
     mip_nearest: MipNearest,
     base_wf: f32,
@@ -258,6 +260,7 @@ impl<'a> Plan<'a> {
             repeat,
             mag_linear: smp.mag_filter == Filter::Linear,
             min_linear: smp.min_filter == Filter::Linear,
+            nearest: smp.mag_filter == Filter::Nearest && smp.min_filter == Filter::Nearest,
             mipmap: smp.mipmap_mode,
             mip_nearest: p.mip_nearest,
             base_wf: ctx.base[0] as f32,
@@ -317,13 +320,13 @@ impl LaneKernel for Groups<'_, '_, '_, '_, '_, '_> {
     type Out = usize;
 
     #[inline(always)]
-    fn run<const N: usize>(self) -> usize {
+    fn run<L: Lanes>(self, l: L) -> usize {
         let mut q = self.first;
-        while q + N <= self.quads {
-            if !group::<N>(self.plan, self.coords, self.out, q) {
+        while q + L::N <= self.quads {
+            if !group(l, self.plan, self.coords, self.out, q) {
                 break;
             }
-            q += N;
+            q += L::N;
         }
         q - self.first
     }
@@ -332,44 +335,42 @@ impl LaneKernel for Groups<'_, '_, '_, '_, '_, '_> {
 /// `reference::log2` on every lane: the same operations, selects instead
 /// of early returns.
 #[inline(always)]
-fn log2<const N: usize>(x: F<N>) -> F<N> {
-    let denormal = x.lt(F::splat(f32::MIN_POSITIVE));
-    let xs = denormal.select(x * F::splat(LOG2_DENORMAL_SCALE), x);
+fn log2<L: Lanes>(l: L, x: L::F) -> L::F {
+    let denormal = x.lt(l.f(f32::MIN_POSITIVE));
+    let xs = denormal.select(x * l.f(LOG2_DENORMAL_SCALE), x);
     let bits = xs.to_bits();
     // `denormal` is -1 on denormal lanes.
-    let e = bits.shr(23) - I::splat(127) + denormal.to_i32() * I::splat(23);
-    let m = ((bits & I::splat(0x007f_ffff)) | I::splat(0x3f80_0000)).as_f32_bits();
-    let big = m.gt(F::splat(std::f32::consts::SQRT_2));
-    let m = big.select(m * F::splat(0.5), m);
+    let e = bits.shr(23) - l.i(127) + denormal.to_i32() * l.i(23);
+    let m = ((bits & l.i(0x007f_ffff)) | l.i(0x3f80_0000)).as_f32_bits();
+    let big = m.gt(l.f(std::f32::consts::SQRT_2));
+    let m = big.select(m * l.f(0.5), m);
     let e = e - big.to_i32();
-    let f = m - F::splat(1.0);
-    let s = f.div(F::splat(2.0) + f);
+    let f = m - l.f(1.0);
+    let s = f.div(l.f(2.0) + f);
     let z = s * s;
-    let p = (((z * F::splat(LOG2_C9) + F::splat(LOG2_C7)) * z + F::splat(LOG2_C5)) * z
-        + F::splat(LOG2_C3))
-        * z
-        + F::splat(1.0);
+    let p =
+        (((z * l.f(LOG2_C9) + l.f(LOG2_C7)) * z + l.f(LOG2_C5)) * z + l.f(LOG2_C3)) * z + l.f(1.0);
     let ln = (s + s) * p;
-    let r = e.to_f32() + ln * F::splat(std::f32::consts::LOG2_E);
-    let r = x.eq(F::splat(0.0)).select(F::splat(f32::NEG_INFINITY), r);
-    let r = x.eq(F::splat(f32::INFINITY)).select(x, r);
-    (x.is_nan() | x.lt(F::splat(0.0))).select(F::splat(f32::NAN), r)
+    let r = e.to_f32() + ln * l.f(std::f32::consts::LOG2_E);
+    let r = x.eq(l.f(0.0)).select(l.f(f32::NEG_INFINITY), r);
+    let r = x.eq(l.f(f32::INFINITY)).select(x, r);
+    (x.is_nan() | x.lt(l.f(0.0))).select(l.f(f32::NAN), r)
 }
 
 /// `f32::clamp` on every lane without its panic path (NaN stays NaN).
 #[inline(always)]
-fn clamp<const N: usize>(x: F<N>, lo: f32, hi: f32) -> F<N> {
-    let x = x.lt(F::splat(lo)).select(F::splat(lo), x);
-    x.gt(F::splat(hi)).select(F::splat(hi), x)
+fn clamp<L: Lanes>(l: L, x: L::F, lo: f32, hi: f32) -> L::F {
+    let x = x.lt(l.f(lo)).select(l.f(lo), x);
+    x.gt(l.f(hi)).select(l.f(hi), x)
 }
 
 /// `Profile::quantize` on every lane, the scale precomputed.
 #[inline(always)]
-fn quantize<const N: usize>(f: F<N>, scale: Option<f32>, round: FracRound) -> F<N> {
+fn quantize<L: Lanes>(l: L, f: L::F, scale: Option<f32>, round: FracRound) -> L::F {
     match scale {
         None => f,
         Some(sc) => {
-            let s = F::splat(sc);
+            let s = l.f(sc);
             let q = match round {
                 FracRound::Truncate => (f * s).floor(),
                 FracRound::Rne => (f * s).round_ties_even(),
@@ -382,85 +383,78 @@ fn quantize<const N: usize>(f: F<N>, scale: Option<f32>, round: FracRound) -> F<
 /// The Morton spread of the low 4 bits of every lane (`x` in the even
 /// bits).
 #[inline(always)]
-fn part1by1<const N: usize>(v: I<N>) -> I<N> {
-    let v = (v | v.shl(2)) & I::splat(0x33);
-    (v | v.shl(1)) & I::splat(0x55)
+fn part1by1<L: Lanes>(l: L, v: L::I) -> L::I {
+    let v = (v | v.shl(2)) & l.i(0x33);
+    (v | v.shl(1)) & l.i(0x55)
 }
 
-/// `N` lanes of a plane from index `at`.
-#[inline(always)]
-fn load<const N: usize>(plane: &[f32], at: usize) -> F<N> {
-    let mut v = [0.0; N];
-    v.copy_from_slice(&plane[at..at + N]);
-    F(v)
-}
-
-/// Per quad: the two levels (view-relative) with their weights, and
-/// whether the quad filters linearly.
-struct QuadLod<const N: usize> {
-    hi: I<N>,
-    lo: I<N>,
-    w_hi: F<N>,
-    w_lo: F<N>,
-    linear: M<N>,
+/// Per lane: the two levels (view-relative) with their weights, and
+/// whether the lane filters linearly.
+struct QuadLod<L: Lanes> {
+    hi: L::I,
+    lo: L::I,
+    w_hi: L::F,
+    w_lo: L::F,
+    linear: L::M,
 }
 
 /// `Ctx::select` on every lane of `N / 4` whole quads (coarse derivatives:
 /// the lanes of a quad share the quad's, so its lambda; the quad's lanes
 /// 0, 1 and 2 come to every lane by fixed in-register shuffles).
 #[inline(always)]
-fn quad_lod<const N: usize>(p: &Plan<'_>, s: F<N>, t: F<N>) -> QuadLod<N> {
+fn quad_lod<L: Lanes>(l: L, p: &Plan<'_>, s: L::F, t: L::F) -> QuadLod<L> {
     let lambda_base = if p.base_lod {
-        F::splat(0.0)
+        l.f(0.0)
     } else {
         // `quad_derivatives` (coarse), `Ctx::footprint`, `footprint_lambda`
         // without anisotropy.
         let (s0, s1, s2) = (s.quad_lane(0), s.quad_lane(1), s.quad_lane(2));
         let (t0, t1, t2) = (t.quad_lane(0), t.quad_lane(1), t.quad_lane(2));
-        let (w, h) = (F::splat(p.base_wf), F::splat(p.base_hf));
+        let (w, h) = (l.f(p.base_wf), l.f(p.base_hf));
         let (jx0, jx1) = ((s1 - s0) * w, (t1 - t0) * h);
         let (jy0, jy1) = ((s2 - s0) * w, (t2 - t0) * h);
-        let zero = F::splat(0.0);
+        let zero = l.f(0.0);
         let a = jx0 * jx0 + jx1 * jx1 + zero;
         let c = jy0 * jy0 + jy1 * jy1 + zero;
-        log2(a.sqrt().max(c.sqrt()))
+        log2(l, a.sqrt().max(c.sqrt()))
     };
-    let lambda = lambda_base + F::splat(p.bias);
-    let mut lambda = lambda.is_nan().select(F::splat(f32::NEG_INFINITY), lambda);
+    let lambda = lambda_base + l.f(p.bias);
+    let mut lambda = lambda.is_nan().select(l.f(f32::NEG_INFINITY), lambda);
     if let Some(sc) = p.lod_frac {
-        let s = F::splat(sc);
+        let s = l.f(sc);
         lambda = lambda
             .is_finite()
             .select((lambda * s).floor().div(s), lambda);
     }
-    let lambda = lambda.min(F::splat(p.max_lod)).max(F::splat(p.min_lod));
-    let mag = lambda.le(F::splat(0.0));
-    let linear = (mag & M::splat(p.mag_linear)) | (mag.not() & M::splat(p.min_linear));
-    let d = clamp(lambda, 0.0, p.q)
-        .max(F::splat(p.min_lod_clamp))
-        .min(F::splat(p.q));
+    let lambda = lambda.min(l.f(p.max_lod)).max(l.f(p.min_lod));
+    let mag = lambda.le(l.f(0.0));
+    let linear = (mag & l.m(p.mag_linear)) | (mag.not() & l.m(p.min_linear));
+    let d = clamp(l, lambda, 0.0, p.q)
+        .max(l.f(p.min_lod_clamp))
+        .min(l.f(p.q));
     let mut out = QuadLod {
-        hi: I::splat(0),
-        lo: I::splat(0),
-        w_hi: F::splat(1.0),
-        w_lo: F::splat(0.0),
+        hi: l.i(0),
+        lo: l.i(0),
+        w_hi: l.f(1.0),
+        w_lo: l.f(0.0),
         linear,
     };
     match p.mipmap {
         MipmapMode::None => {}
         MipmapMode::Nearest => {
-            let l = match p.mip_nearest {
-                MipNearest::CeilMinusOne => (d + F::splat(0.5)).ceil() - F::splat(1.0),
-                MipNearest::FloorHalf => (d + F::splat(0.5)).floor(),
+            let lv = match p.mip_nearest {
+                MipNearest::CeilMinusOne => (d + l.f(0.5)).ceil() - l.f(1.0),
+                MipNearest::FloorHalf => (d + l.f(0.5)).floor(),
             };
-            out.hi = clamp(l, 0.0, p.q).to_i32();
+            out.hi = clamp(l, lv, 0.0, p.q).to_i32();
         }
         MipmapMode::Linear => {
             let hi = d.floor();
-            let delta = quantize(d - hi, p.lod_frac, p.frac_round);
+            let delta = quantize(l, d - hi, p.lod_frac, p.frac_round);
             out.hi = hi.to_i32();
-            out.lo = (out.hi + I::splat(1)).min(I::splat(p.top));
-            out.w_hi = F::splat(1.0) - delta;
+            let next: L::I = out.hi + l.i(1);
+            out.lo = next.min(l.i(p.top));
+            out.w_hi = l.f(1.0) - delta;
             out.w_lo = delta;
         }
     }
@@ -468,84 +462,81 @@ fn quad_lod<const N: usize>(p: &Plan<'_>, s: F<N>, t: F<N>) -> QuadLod<N> {
 }
 
 /// A level's addressing fields on every lane.
-struct LevelLanes<const N: usize> {
-    offset: I<N>,
-    w: I<N>,
-    h: I<N>,
-    wf: F<N>,
-    hf: F<N>,
-    tw: I<N>,
-    th: I<N>,
-    common: I<N>,
-    tiles_x: I<N>,
+struct LevelLanes<L: Lanes> {
+    offset: L::I,
+    w: L::I,
+    h: L::I,
+    wf: L::F,
+    hf: L::F,
+    tw: L::I,
+    th: L::I,
+    common: L::I,
+    tiles_x: L::I,
 }
 
 /// The fields of level `lvl` (view-relative) and layer `layer` (relative
 /// to the view's base layer) on every lane: one table read when the lanes
 /// agree on the level, one per lane otherwise.
 #[inline(always)]
-fn level_lanes<const N: usize>(p: &Plan<'_>, lvl: I<N>, layer: I<N>) -> LevelLanes<N> {
-    if lvl.uniform() {
-        let info = p.levels[(lvl.0[0] & 15) as usize];
+fn level_lanes<L: Lanes>(l: L, p: &Plan<'_>, lvl: L::I, layer: L::I) -> LevelLanes<L> {
+    if let Some(level) = lvl.uniform() {
+        let info = p.levels[(level & 15) as usize];
         return LevelLanes {
-            offset: I::splat(info.offset) + layer * I::splat(info.layer_stride),
-            w: I::splat(info.w),
-            h: I::splat(info.h),
-            wf: F::splat(info.wf),
-            hf: F::splat(info.hf),
-            tw: I::splat(info.tw),
-            th: I::splat(info.th),
-            common: I::splat(info.common),
-            tiles_x: I::splat(info.tiles_x),
+            offset: l.i(info.offset) + layer * l.i(info.layer_stride),
+            w: l.i(info.w),
+            h: l.i(info.h),
+            wf: l.f(info.wf),
+            hf: l.f(info.hf),
+            tw: l.i(info.tw),
+            th: l.i(info.th),
+            common: l.i(info.common),
+            tiles_x: l.i(info.tiles_x),
         };
     }
-    let mut l = LevelLanes {
-        offset: I::splat(0),
-        w: I::splat(0),
-        h: I::splat(0),
-        wf: F::splat(0.0),
-        hf: F::splat(0.0),
-        tw: I::splat(0),
-        th: I::splat(0),
-        common: I::splat(0),
-        tiles_x: I::splat(0),
-    };
-    for (i, &level) in lvl.0.iter().enumerate() {
+    let mut levels = [0i32; MAX_LANES];
+    lvl.write(&mut levels);
+    let mut f = [[0i32; MAX_LANES]; 8];
+    let mut wf = [[0.0f32; MAX_LANES]; 2];
+    for (i, &level) in levels.iter().enumerate().take(L::N) {
         let info = p.levels[(level & 15) as usize];
-        l.offset.0[i] = info.offset + layer.0[i] * info.layer_stride;
-        l.w.0[i] = info.w;
-        l.h.0[i] = info.h;
-        l.wf.0[i] = info.wf;
-        l.hf.0[i] = info.hf;
-        l.tw.0[i] = info.tw;
-        l.th.0[i] = info.th;
-        l.common.0[i] = info.common;
-        l.tiles_x.0[i] = info.tiles_x;
+        f[0][i] = info.offset;
+        f[1][i] = info.layer_stride;
+        f[2][i] = info.w;
+        f[3][i] = info.h;
+        f[4][i] = info.tw;
+        f[5][i] = info.th;
+        f[6][i] = info.common;
+        f[7][i] = info.tiles_x;
+        wf[0][i] = info.wf;
+        wf[1][i] = info.hf;
     }
-    l
+    LevelLanes {
+        offset: l.load_i(&f[0]) + layer * l.load_i(&f[1]),
+        w: l.load_i(&f[2]),
+        h: l.load_i(&f[3]),
+        wf: l.load(&wf[0]),
+        hf: l.load(&wf[1]),
+        tw: l.load_i(&f[4]),
+        th: l.load_i(&f[5]),
+        common: l.load_i(&f[6]),
+        tiles_x: l.load_i(&f[7]),
+    }
 }
+
+/// The most lanes a level runs.
+const MAX_LANES: usize = 16;
 
 /// 8-bit RGBA words as f32 channels (`r, g, b, a` after the BGRA swap):
 /// `code / 255` (the format crate's UNORM8 values), or its sRGB table for
 /// colour channels.
 #[inline(always)]
-fn decode<const N: usize>(p: &Plan<'_>, words: I<N>) -> [F<N>; 4] {
+fn decode<L: Lanes>(l: L, p: &Plan<'_>, words: L::I) -> [L::F; 4] {
     let (rs, bs) = if p.bgra { (16, 0) } else { (0, 16) };
-    let byte = |k: i32| words.shr(k) & I::splat(0xff);
-    let unorm = |v: I<N>| v.to_f32().div(F::splat(255.0));
-    let (r, g, b, a) = (byte(rs), byte(8), byte(bs), byte(24));
+    let (r, g, b, a) = (words.shr(rs), words.shr(8), words.shr(bs), words.shr(24));
     if p.srgb {
-        let table = quadtex_format::texel::srgb8_table();
-        let lookup = |v: I<N>| {
-            let mut o = [0.0; N];
-            for (x, &c) in o.iter_mut().zip(&v.0) {
-                *x = table[(c & 0xff) as usize];
-            }
-            F(o)
-        };
-        [lookup(r), lookup(g), lookup(b), unorm(a)]
+        [l.srgb(r), l.srgb(g), l.srgb(b), a.unorm8()]
     } else {
-        [unorm(r), unorm(g), unorm(b), unorm(a)]
+        [r.unorm8(), g.unorm8(), b.unorm8(), a.unorm8()]
     }
 }
 
@@ -553,56 +544,60 @@ fn decode<const N: usize>(p: &Plan<'_>, words: I<N>) -> [F<N>; 4] {
 /// pixels at `(s, t)`, `linear` per lane. `None` when a lane's texel index
 /// is not exact in i32 (NaN, infinite, beyond 2^24).
 #[inline(always)]
-fn filter_level<const N: usize>(
+fn filter_level<L: Lanes>(
+    l: L,
     p: &Plan<'_>,
-    lv: &LevelLanes<N>,
-    linear: M<N>,
-    s: F<N>,
-    t: F<N>,
-) -> Option<[F<N>; 4]> {
+    lv: &LevelLanes<L>,
+    linear: L::M,
+    s: L::F,
+    t: L::F,
+) -> Option<[L::F; 4]> {
     // Per axis: the two wrapped indices and the weights.
-    let mut idx = [[I::splat(0); 2]; 2];
-    let mut wts = [[F::splat(0.0); 2]; 2];
+    let mut idx = [[l.i(0); 2]; 2];
+    let mut wts = [[l.f(0.0); 2]; 2];
     let axes = [(s, lv.wf, lv.w), (t, lv.hf, lv.h)];
     for (k, (st, size_f, size)) in axes.into_iter().enumerate() {
-        let u = st * size_f + F::splat(p.offset[k]);
-        let x = linear.select(u - F::splat(0.5), u);
+        let u = st * size_f + l.f(p.offset[k]);
+        let x = linear.select(u - l.f(0.5), u);
         let fl = x.floor();
-        if !fl.abs().lt(F::splat(16_777_216.0)).all() {
+        if !fl.abs().lt(l.f(16_777_216.0)).all() {
             return None;
         }
         let f = x - fl;
-        let f = f.is_finite().select(f, F::splat(0.0));
-        let a = linear.select(quantize(f, p.weight_frac, p.frac_round), F::splat(0.0));
+        let f = f.is_finite().select(f, l.f(0.0));
+        let a = linear.select(quantize(l, f, p.weight_frac, p.frac_round), l.f(0.0));
         let i0 = fl.to_i32();
         // `linear` is -1 on linear lanes: their second index is one on.
         let i1 = i0 - linear.to_i32();
-        let top = size - I::splat(1);
+        let top = size - l.i(1);
         for (tap, i) in [i0, i1].into_iter().enumerate() {
             idx[k][tap] = if p.repeat[k] {
                 i & top
             } else {
-                i.max(I::splat(0)).min(top)
+                i.max(l.i(0)).min(top)
             };
         }
-        wts[k] = [F::splat(1.0) - a, a];
+        wts[k] = [l.f(1.0) - a, a];
     }
     // Block-index shares of the columns and rows (`Subresource::x_blocks`,
     // `yz_blocks`).
     let (tw, th, common) = (lv.tw, lv.th, lv.common);
-    let one = I::splat(1);
-    let tmask = |bits: I<N>| one.shl_v(bits) - one;
-    let mut xs = [I::splat(0); 2];
-    let mut ys = [I::splat(0); 2];
-    for tap in 0..2 {
+    let one = l.i(1);
+    let tmask = |bits: L::I| one.shl_v(bits) - one;
+    let mut xs = [l.i(0); 2];
+    let mut ys = [l.i(0); 2];
+    // Nearest everywhere: one texel, weight one (`-0.0 + 1 * v` is `v`
+    // for UNORM values).
+    let taps = if p.nearest { 1 } else { 2 };
+    for tap in 0..taps {
         let x = idx[0][tap];
         let inner = x & tmask(tw);
-        let low = part1by1(inner & tmask(common));
+        let low = part1by1(l, inner & tmask(common));
         let high = inner.shr_v(common).shl_v(common + common);
         xs[tap] = x.shr_v(tw).shl_v(tw + th) + (low | high);
         let y = idx[1][tap];
         let inner = y & tmask(th);
-        let low = part1by1(inner & tmask(common)).shl(1);
+        let low = part1by1(l, inner & tmask(common)).shl(1);
         let high = inner.shr_v(common).shl_v(common + common);
         ys[tap] = (y.shr_v(th) * lv.tiles_x).shl_v(tw + th) + (low | high);
     }
@@ -610,13 +605,19 @@ fn filter_level<const N: usize>(
     // UNORM (never negative), so a zero-weight term adds +0 and leaves the
     // same bits as the reference's skipped term once a weighted term is in
     // (the weights sum to one).
-    let mut acc = [F::splat(-0.0); 4];
+    if p.nearest {
+        return Some(decode(
+            l,
+            p,
+            l.words(p.bytes, lv.offset + (xs[0] + ys[0]).shl(2)),
+        ));
+    }
+    let mut acc = [l.f(-0.0); 4];
     for ky in 0..2 {
         for kx in 0..2 {
             let offs = lv.offset + (xs[kx] + ys[ky]).shl(2);
             let w = wts[0][kx] * wts[1][ky];
-            let words = arch::load_words(p.bytes, 0, &offs.0);
-            let v = decode(p, I(words.map(|x| x as i32)));
+            let v = decode(l, p, l.words(p.bytes, offs));
             for c in 0..4 {
                 acc[c] = acc[c] + w * v[c];
             }
@@ -627,77 +628,82 @@ fn filter_level<const N: usize>(
 
 /// `select_layer` on every lane, relative to the view's base layer.
 #[inline(always)]
-fn layers<const N: usize>(p: &Plan<'_>, a: F<N>) -> I<N> {
+fn layers<L: Lanes>(l: L, p: &Plan<'_>, a: L::F) -> L::I {
     let r = match p.layer_round {
         LayerRound::Rne => a.round_ties_even(),
-        LayerRound::FloorHalf => (a + F::splat(0.5)).floor(),
+        LayerRound::FloorHalf => (a + l.f(0.5)).floor(),
     };
-    let top = F::splat((p.layer_count - 1) as f32);
-    let none = r.is_nan() | r.le(F::splat(0.0));
-    none.select(F::splat(0.0), r.min(top)).to_i32()
+    let top = l.f((p.layer_count - 1) as f32);
+    let none = r.is_nan() | r.le(l.f(0.0));
+    none.select(l.f(0.0), r.min(top)).to_i32()
 }
 
-/// Quads `q0..q0 + N`: LOD per quad, then their `4N` pixels `N` at a time.
-/// `false`: the group is not for this kernel (some planes may have been
-/// written; the caller writes the whole group again).
+/// Quads `q0..q0 + N`: their `4N` pixels `N` at a time. `false`: the group
+/// is not for this kernel (some planes may have been written; the caller
+/// writes the whole group again).
 #[inline(always)]
-fn group<const N: usize>(
+fn group<L: Lanes>(
+    l: L,
     p: &Plan<'_>,
     coords: &QuadCoords<'_>,
     out: &mut PlanarOut<'_>,
     q0: usize,
 ) -> bool {
-    pixels::<N>(p, coords, out, 4 * q0)
-        && pixels::<N>(p, coords, out, 4 * q0 + N)
-        && pixels::<N>(p, coords, out, 4 * q0 + 2 * N)
-        && pixels::<N>(p, coords, out, 4 * q0 + 3 * N)
+    // Written out: an iterator adapter would be a function of its own,
+    // compiled without the level's target features.
+    let base = 4 * q0;
+    pixels(l, p, coords, out, base)
+        && pixels(l, p, coords, out, base + L::N)
+        && pixels(l, p, coords, out, base + 2 * L::N)
+        && pixels(l, p, coords, out, base + 3 * L::N)
 }
 
 /// Pixels `base..base + N` (`N / 4` whole quads): the quads' LOD, one or
 /// two levels filtered and summed (`Ctx::sample_lane`), the view's
 /// swizzle, the planes written.
 #[inline(always)]
-fn pixels<const N: usize>(
+fn pixels<L: Lanes>(
+    l: L,
     p: &Plan<'_>,
     coords: &QuadCoords<'_>,
     out: &mut PlanarOut<'_>,
     base: usize,
 ) -> bool {
-    let s = load::<N>(coords.s, base);
-    let t = load::<N>(coords.t, base);
+    let s = l.load(&coords.s[base..]);
+    let t = l.load(&coords.t[base..]);
     let layer = if p.array {
-        layers(p, load::<N>(coords.a, base))
+        layers(l, p, l.load(&coords.a[base..]))
     } else {
-        I::splat(0)
+        l.i(0)
     };
-    let lod = quad_lod(p, s, t);
+    let lod = quad_lod(l, p, s, t);
     let linear = lod.linear;
-    let lv = level_lanes(p, lod.hi, layer);
-    let Some(v0) = filter_level(p, &lv, linear, s, t) else {
+    let lv = level_lanes(l, p, lod.hi, layer);
+    let Some(v0) = filter_level(l, p, &lv, linear, s, t) else {
         return false;
     };
     // `sample_lane`: -0.0 plus each weighted level (UNORM values: a
     // zero-weight level adds +0, as in `filter_level`).
     let (w0, w1) = (lod.w_hi, lod.w_lo);
-    let mut acc = [F::splat(0.0); 4];
-    if w1.eq(F::splat(0.0)).all() {
+    let mut acc = [l.f(0.0); 4];
+    if w1.eq(l.f(0.0)).all() {
         for c in 0..4 {
-            acc[c] = F::splat(-0.0) + w0 * v0[c];
+            acc[c] = l.f(-0.0) + w0 * v0[c];
         }
     } else {
-        let lv1 = level_lanes(p, lod.lo, layer);
-        let Some(v1) = filter_level(p, &lv1, linear, s, t) else {
+        let lv1 = level_lanes(l, p, lod.lo, layer);
+        let Some(v1) = filter_level(l, p, &lv1, linear, s, t) else {
             return false;
         };
         for c in 0..4 {
-            acc[c] = F::splat(-0.0) + w0 * v0[c] + w1 * v1[c];
+            acc[c] = l.f(-0.0) + w0 * v0[c] + w1 * v1[c];
         }
     }
     let planes: [&mut [f32]; 4] = [
-        &mut out.r[base..base + N],
-        &mut out.g[base..base + N],
-        &mut out.b[base..base + N],
-        &mut out.a[base..base + N],
+        &mut out.r[base..],
+        &mut out.g[base..],
+        &mut out.b[base..],
+        &mut out.a[base..],
     ];
     for (c, plane) in planes.into_iter().enumerate() {
         let sw = if p.identity {
@@ -705,14 +711,15 @@ fn pixels<const N: usize>(
         } else {
             p.swizzle[c]
         };
-        match sw {
-            Swizzle::R => plane.copy_from_slice(&acc[0].0),
-            Swizzle::G => plane.copy_from_slice(&acc[1].0),
-            Swizzle::B => plane.copy_from_slice(&acc[2].0),
-            Swizzle::A => plane.copy_from_slice(&acc[3].0),
-            Swizzle::Zero => plane.fill(0.0),
-            Swizzle::One => plane.fill(1.0),
-        }
+        let v = match sw {
+            Swizzle::R => acc[0],
+            Swizzle::G => acc[1],
+            Swizzle::B => acc[2],
+            Swizzle::A => acc[3],
+            Swizzle::Zero => l.f(0.0),
+            Swizzle::One => l.f(1.0),
+        };
+        l.store(v, plane);
     }
     true
 }
