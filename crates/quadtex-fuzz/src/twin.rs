@@ -9,7 +9,8 @@
 //! batched path must return the reference's bits (NaN equal to NaN):
 //!
 //! - `sample`: [`reference::sample`] against [`QuadSampler::sample`],
-//!   `sample_quads` at 4, 8 and 16 lanes, and the lane-major RGBA forms;
+//!   `sample_quads` at 4, 8 and 16 lanes, the lane-major RGBA forms, and
+//!   `sample_planar` (the quads as full quads) at every SIMD level;
 //! - `gather`: [`gather_reference`] against [`QuadSampler::gather`] and
 //!   `gather_quads` at every width;
 //! - `fetch`: [`fetch_reference`] against [`fetch`] and [`QuadFetcher`]
@@ -26,8 +27,9 @@ use quadtex_sampler::gather::gather_reference;
 use quadtex_sampler::profile::Derivatives;
 use quadtex_sampler::{
     fetch, query_lod, reference, AddressMode, BorderColor, CompareOp, FetchArgs, Filter,
-    GatherArgs, GatherOffsets, Lod, MipmapMode, Profile, Quad, QuadFetcher, QuadResult,
-    QuadSampler, ReductionMode, SampleArgs, SamplerHeader, Swizzle, TextureHeader,
+    GatherArgs, GatherOffsets, Lod, MipmapMode, PlanarOut, Profile, Quad, QuadCoords, QuadFetcher,
+    QuadResult, QuadSampler, ReductionMode, SampleArgs, SamplerHeader, SimdLevel, Swizzle,
+    TextureHeader,
 };
 
 /// Runs one input; see the module docs. Panics on a twin mismatch; true
@@ -574,6 +576,39 @@ fn run(u: &mut Unstructured<'_>, sampled: &mut bool) -> Result<()> {
                 &format!("sample_quads_rgba, {lanes} lanes, quad {i}"),
                 rgba[i],
                 &want[i],
+                q,
+                &ctx,
+            );
+        }
+    }
+
+    // The planar API on the same coordinates as full quads, at every SIMD
+    // level this machine runs.
+    let full: Vec<Quad> = quads.iter().map(|q| Quad::new(q.coords)).collect();
+    let want_full: Vec<QuadResult> = full
+        .iter()
+        .map(|q| reference::sample(&view, &smp, &profile, &args, q))
+        .collect();
+    let plane =
+        |k: usize| -> Vec<f32> { full.iter().flat_map(|q| q.coords.map(|c| c[k])).collect() };
+    let (ps, pt, pr, pa) = (plane(0), plane(1), plane(2), plane(3));
+    let coords = QuadCoords {
+        s: &ps,
+        t: &pt,
+        r: &pr,
+        a: &pa,
+    };
+    for level in SimdLevel::ALL.into_iter().filter(|l| l.supported()) {
+        let mut planes = [(); 4].map(|_| vec![f32::NAN; ps.len()]);
+        let [r, g, b, a] = &mut planes;
+        s.set_simd_level(level);
+        s.sample_planar(&args, &coords, &mut PlanarOut { r, g, b, a });
+        for (i, q) in full.iter().enumerate() {
+            let got = [0, 1, 2, 3].map(|l| [0, 1, 2, 3].map(|c| planes[c][4 * i + l]));
+            check_rgba(
+                &format!("sample_planar at {level:?}, quad {i}"),
+                got,
+                &want_full[i],
                 q,
                 &ctx,
             );
