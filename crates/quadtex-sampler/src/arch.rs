@@ -205,10 +205,7 @@ fn detected() -> crate::cpu::SimdLevel {
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt"
 )]
 fn avx512<K: LaneKernel>(k: K) -> K::Out {
-    // The AVX2 vectors, compiled with AVX-512's instructions on top (mask
-    // registers, EVEX forms): they measured faster than sixteen-lane
-    // vectors for the planar kernel on Zen 4.
-    k.run(x86::Avx2(()))
+    k.run(x86::Avx512(()))
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -217,11 +214,13 @@ fn avx2<K: LaneKernel>(k: K) -> K::Out {
     k.run(x86::Avx2(()))
 }
 
-/// AVX2 lane vectors: eight lanes, one instruction per operation.
+/// AVX2 and AVX-512 lane vectors: eight and sixteen lanes, one instruction
+/// per operation.
 ///
 /// Soundness rests on one rule: an [`x86::Avx2`] token is made only in
-/// `avx512` and `avx2` above, which run only after `run_at` detected AVX2
-/// on this CPU; a vector exists only if made by a token's methods or by
+/// `avx2` above, which runs only after `run_at` detected AVX2 on this CPU,
+/// and an [`x86::Avx512`] token only in `avx512`, after AVX-512 F/BW/DQ/VL
+/// were detected; a vector exists only if made by a token's methods or by
 /// operations on other vectors. So wherever any of these operations runs,
 /// the CPU has AVX2, and every intrinsic below is one it executes (each
 /// `unsafe` block says so through [`avx!`]). Memory is touched only by
@@ -234,13 +233,15 @@ pub(crate) mod x86 {
 
     use crate::lanes::{Fv, Iv, Lanes, Mv};
 
-    /// An AVX2 intrinsic call on values that exist only where the CPU has
-    /// AVX2 (see the module documentation).
+    /// An intrinsic call on values that exist only where the CPU has the
+    /// instructions of their type (see the module documentation).
     macro_rules! avx {
         ($e:expr) => {
-            // SAFETY: the module's rule: this code runs only where an
-            // `Avx2` token was made, i.e. after AVX2 was detected on this
-            // CPU; the intrinsic reads and writes registers only.
+            // SAFETY: the module's rule: this code runs only where the
+            // token of its vectors' level was made (`Avx2` for the 256-bit
+            // ones, `Avx512` for the 512-bit ones), i.e. after that level
+            // was detected on this CPU; the intrinsic reads and writes
+            // registers only.
             unsafe { $e }
         };
     }
@@ -534,6 +535,293 @@ pub(crate) mod x86 {
         }
     }
 
+    /// The AVX-512 level's token (made only by `arch::avx512`).
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Avx512(pub(super) ());
+
+    /// Sixteen f32 lanes.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Fz(__m512);
+
+    /// Sixteen i32 lanes.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Iz(__m512i);
+
+    /// Sixteen lane conditions, one mask bit each.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct Mz(__mmask16);
+
+    impl Lanes for Avx512 {
+        const N: usize = 16;
+        type F = Fz;
+        type I = Iz;
+        type M = Mz;
+        #[inline(always)]
+        fn f(self, v: f32) -> Fz {
+            Fz(avx!(_mm512_set1_ps(v)))
+        }
+        #[inline(always)]
+        fn i(self, v: i32) -> Iz {
+            Iz(avx!(_mm512_set1_epi32(v)))
+        }
+        #[inline(always)]
+        fn m(self, v: bool) -> Mz {
+            Mz(if v { 0xffff } else { 0 })
+        }
+        #[inline(always)]
+        fn load(self, s: &[f32]) -> Fz {
+            let s = &s[..16];
+            // SAFETY: `s` holds 16 f32s (the slice above), the 64 bytes the
+            // unaligned load reads; AVX-512 as in the module's rule.
+            Fz(unsafe { _mm512_loadu_ps(s.as_ptr()) })
+        }
+        #[inline(always)]
+        fn store(self, v: Fz, s: &mut [f32]) {
+            let s = &mut s[..16];
+            // SAFETY: `s` holds 16 f32s, the 64 bytes the unaligned store
+            // writes; AVX-512 as in the module's rule.
+            unsafe { _mm512_storeu_ps(s.as_mut_ptr(), v.0) }
+        }
+        #[inline(always)]
+        fn load_i(self, s: &[i32]) -> Iz {
+            let s = &s[..16];
+            // SAFETY: `s` holds 16 i32s, the 64 bytes the unaligned load
+            // reads; AVX-512 as in the module's rule.
+            Iz(unsafe { _mm512_loadu_si512(s.as_ptr().cast()) })
+        }
+        #[inline(always)]
+        fn words(self, bytes: &[u8], offs: Iz) -> Iz {
+            let last = bytes
+                .len()
+                .checked_sub(4)
+                .and_then(|l| i32::try_from(l).ok());
+            if let Some(last) = last {
+                // Unsigned: a negative offset is a huge one.
+                let past = avx!(_mm512_cmpgt_epu32_mask(offs.0, _mm512_set1_epi32(last)));
+                if past == 0 {
+                    // SAFETY: every lane's offset `o` has `0 <= o <= last =
+                    // bytes.len() - 4` (the unsigned compare just above
+                    // found no lane past `last`), so each gathered 4-byte
+                    // read lies inside `bytes`; gathers need no alignment;
+                    // AVX-512 as in the module's rule.
+                    return Iz(unsafe {
+                        _mm512_i32gather_epi32::<1>(offs.0, bytes.as_ptr().cast())
+                    });
+                }
+            }
+            let mut o = [0i32; 16];
+            offs.write(&mut o);
+            self.load_i(&super::load_u32_scalar(bytes, 0, o))
+        }
+        #[inline(always)]
+        fn srgb(self, codes: Iz) -> Fz {
+            let table = quadtex_format::texel::srgb8_table();
+            let idx = codes & self.i(0xff);
+            // SAFETY: every index is in 0..=255 (masked above) and the
+            // table holds 256 f32s, so each gathered read lies inside it;
+            // AVX-512 as in the module's rule.
+            Fz(unsafe { _mm512_i32gather_ps::<4>(idx.0, table.as_ptr()) })
+        }
+    }
+
+    impl Fz {
+        #[inline(always)]
+        fn cmp<const P: i32>(self, o: Fz) -> Mz {
+            Mz(avx!(_mm512_cmp_ps_mask::<P>(self.0, o.0)))
+        }
+    }
+
+    impl Fv for Fz {
+        type I = Iz;
+        type M = Mz;
+        #[inline(always)]
+        fn floor(self) -> Fz {
+            Fz(avx!(_mm512_roundscale_ps::<
+                { _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC },
+            >(self.0)))
+        }
+        #[inline(always)]
+        fn ceil(self) -> Fz {
+            Fz(avx!(_mm512_roundscale_ps::<
+                { _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC },
+            >(self.0)))
+        }
+        #[inline(always)]
+        fn round_ties_even(self) -> Fz {
+            Fz(avx!(_mm512_roundscale_ps::<
+                { _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC },
+            >(self.0)))
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Fz {
+            Fz(avx!(_mm512_sqrt_ps(self.0)))
+        }
+        #[inline(always)]
+        fn abs(self) -> Fz {
+            Fz(avx!(_mm512_abs_ps(self.0)))
+        }
+        #[inline(always)]
+        fn max(self, o: Fz) -> Fz {
+            // LLVM's lowering of `f32::max`, as for `Fy`.
+            let m = Fz(avx!(_mm512_max_ps(o.0, self.0)));
+            self.is_nan().select(o, m)
+        }
+        #[inline(always)]
+        fn min(self, o: Fz) -> Fz {
+            let m = Fz(avx!(_mm512_min_ps(o.0, self.0)));
+            self.is_nan().select(o, m)
+        }
+        #[inline(always)]
+        fn div(self, o: Fz) -> Fz {
+            Fz(avx!(_mm512_div_ps(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn lt(self, o: Fz) -> Mz {
+            self.cmp::<_CMP_LT_OQ>(o)
+        }
+        #[inline(always)]
+        fn le(self, o: Fz) -> Mz {
+            self.cmp::<_CMP_LE_OQ>(o)
+        }
+        #[inline(always)]
+        fn gt(self, o: Fz) -> Mz {
+            self.cmp::<_CMP_GT_OQ>(o)
+        }
+        #[inline(always)]
+        fn eq(self, o: Fz) -> Mz {
+            self.cmp::<_CMP_EQ_OQ>(o)
+        }
+        #[inline(always)]
+        fn is_nan(self) -> Mz {
+            self.cmp::<_CMP_UNORD_Q>(self)
+        }
+        #[inline(always)]
+        fn is_finite(self) -> Mz {
+            let inf = Fz(avx!(_mm512_set1_ps(f32::INFINITY)));
+            self.abs().lt(inf)
+        }
+        #[inline(always)]
+        fn quad_lane(self, l: usize) -> Fz {
+            Fz(avx!(_mm512_permutevar_ps(
+                self.0,
+                _mm512_set1_epi32(l as i32)
+            )))
+        }
+        #[inline(always)]
+        fn to_i32(self) -> Iz {
+            Iz(avx!(_mm512_cvttps_epi32(self.0)))
+        }
+        #[inline(always)]
+        fn to_bits(self) -> Iz {
+            Iz(avx!(_mm512_castps_si512(self.0)))
+        }
+    }
+
+    impl Iv for Iz {
+        type F = Fz;
+        type M = Mz;
+        #[inline(always)]
+        fn to_f32(self) -> Fz {
+            Fz(avx!(_mm512_cvtepi32_ps(self.0)))
+        }
+        #[inline(always)]
+        fn as_f32_bits(self) -> Fz {
+            Fz(avx!(_mm512_castsi512_ps(self.0)))
+        }
+        #[inline(always)]
+        fn shr(self, k: i32) -> Iz {
+            Iz(avx!(_mm512_sra_epi32(self.0, _mm_cvtsi32_si128(k))))
+        }
+        #[inline(always)]
+        fn shl(self, k: i32) -> Iz {
+            Iz(avx!(_mm512_sll_epi32(self.0, _mm_cvtsi32_si128(k))))
+        }
+        #[inline(always)]
+        fn shr_v(self, k: Iz) -> Iz {
+            Iz(avx!(_mm512_srav_epi32(
+                self.0,
+                _mm512_and_si512(k.0, _mm512_set1_epi32(31))
+            )))
+        }
+        #[inline(always)]
+        fn shl_v(self, k: Iz) -> Iz {
+            Iz(avx!(_mm512_sllv_epi32(
+                self.0,
+                _mm512_and_si512(k.0, _mm512_set1_epi32(31))
+            )))
+        }
+        #[inline(always)]
+        fn max(self, o: Iz) -> Iz {
+            Iz(avx!(_mm512_max_epi32(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn min(self, o: Iz) -> Iz {
+            Iz(avx!(_mm512_min_epi32(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn uniform(self) -> Option<i32> {
+            let first = avx!(_mm512_permutexvar_epi32(_mm512_setzero_si512(), self.0));
+            let same = avx!(_mm512_cmpeq_epi32_mask(self.0, first));
+            (same == 0xffff).then(|| avx!(_mm_cvtsi128_si32(_mm512_castsi512_si128(self.0))))
+        }
+        #[inline(always)]
+        fn unorm8(self) -> Fz {
+            // As `Iy::unorm8`: the reciprocal corrected by its residual.
+            let c = avx!(_mm512_cvtepi32_ps(_mm512_and_si512(
+                self.0,
+                _mm512_set1_epi32(0xff)
+            )));
+            let r = avx!(_mm512_set1_ps(1.0 / 255.0));
+            let q = avx!(_mm512_mul_ps(c, r));
+            let e = avx!(_mm512_fnmadd_ps(q, _mm512_set1_ps(255.0), c));
+            Fz(avx!(_mm512_fmadd_ps(e, r, q)))
+        }
+        #[inline(always)]
+        fn write(self, out: &mut [i32]) {
+            let out = &mut out[..16];
+            // SAFETY: `out` holds 16 i32s, the 64 bytes the unaligned
+            // store writes; AVX-512 as in the module's rule.
+            unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), self.0) }
+        }
+    }
+
+    impl Mv for Mz {
+        type F = Fz;
+        type I = Iz;
+        #[inline(always)]
+        fn select(self, a: Fz, b: Fz) -> Fz {
+            Fz(avx!(_mm512_mask_blend_ps(self.0, b.0, a.0)))
+        }
+        #[inline(always)]
+        fn not(self) -> Mz {
+            Mz(!self.0)
+        }
+        #[inline(always)]
+        fn all(self) -> bool {
+            self.0 == 0xffff
+        }
+        #[inline(always)]
+        fn to_i32(self) -> Iz {
+            Iz(avx!(_mm512_movm_epi32(self.0)))
+        }
+    }
+
+    impl BitAnd for Mz {
+        type Output = Mz;
+        #[inline(always)]
+        fn bitand(self, o: Mz) -> Mz {
+            Mz(self.0 & o.0)
+        }
+    }
+
+    impl BitOr for Mz {
+        type Output = Mz;
+        #[inline(always)]
+        fn bitor(self, o: Mz) -> Mz {
+            Mz(self.0 | o.0)
+        }
+    }
+
     macro_rules! binop {
         ($T:ident, $Tr:ident, $f:ident, $intr:ident) => {
             impl $Tr for $T {
@@ -556,6 +844,14 @@ pub(crate) mod x86 {
     binop!(Iy, BitOr, bitor, _mm256_or_si256);
     binop!(My, BitAnd, bitand, _mm256_and_si256);
     binop!(My, BitOr, bitor, _mm256_or_si256);
+    binop!(Fz, Add, add, _mm512_add_ps);
+    binop!(Fz, Sub, sub, _mm512_sub_ps);
+    binop!(Fz, Mul, mul, _mm512_mul_ps);
+    binop!(Iz, Add, add, _mm512_add_epi32);
+    binop!(Iz, Sub, sub, _mm512_sub_epi32);
+    binop!(Iz, Mul, mul, _mm512_mullo_epi32);
+    binop!(Iz, BitAnd, bitand, _mm512_and_si512);
+    binop!(Iz, BitOr, bitor, _mm512_or_si512);
 }
 
 #[cfg(test)]

@@ -23,9 +23,7 @@ pub enum SimdLevel {
     Sse2,
     /// AVX2 with FMA, BMI2 and F16C (x86-64-v3), eight lanes.
     Avx2,
-    /// AVX-512 F, BW, DQ and VL on top of AVX2, eight lanes (256-bit
-    /// registers with AVX-512's instructions, which measured faster than
-    /// sixteen lanes for the planar kernel).
+    /// AVX-512 F, BW, DQ and VL on top of AVX2, sixteen lanes.
     Avx512,
 }
 
@@ -82,7 +80,8 @@ impl SimdLevel {
     /// Lanes the planar kernel runs at this level.
     pub fn lanes(self) -> usize {
         match self {
-            SimdLevel::Avx512 | SimdLevel::Avx2 => 8,
+            SimdLevel::Avx512 => 16,
+            SimdLevel::Avx2 => 8,
             SimdLevel::Sse2 | SimdLevel::Portable => 4,
         }
     }
