@@ -339,6 +339,30 @@ pub(crate) mod x86 {
             // AVX2 as in the module's rule.
             Fy(unsafe { _mm256_i32gather_ps::<4>(table.as_ptr(), idx.0) })
         }
+        #[inline(always)]
+        fn quads_lane(self, v: &[Fy; 4], l: usize) -> Fy {
+            // Each vector's two quads' lane `l` to lanes `2k, 2k + 1`.
+            let l = l as i32 & 3;
+            let p = |k: usize| {
+                let idx = avx!(_mm256_setr_epi32(l, l + 4, l, l + 4, l, l + 4, l, l + 4));
+                avx!(_mm256_permutevar8x32_ps(v[k].0, idx))
+            };
+            let r = avx!(_mm256_blend_ps::<0b0000_1100>(p(0), p(1)));
+            let r = avx!(_mm256_blend_ps::<0b0011_0000>(r, p(2)));
+            Fy(avx!(_mm256_blend_ps::<0b1100_0000>(r, p(3))))
+        }
+        #[inline(always)]
+        fn spread(self, x: Fy, k: usize) -> Fy {
+            let q = 2 * (k as i32 & 3);
+            let idx = avx!(_mm256_setr_epi32(q, q, q, q, q + 1, q + 1, q + 1, q + 1));
+            Fy(avx!(_mm256_permutevar8x32_ps(x.0, idx)))
+        }
+        #[inline(always)]
+        fn spread_i(self, x: Iy, k: usize) -> Iy {
+            let q = 2 * (k as i32 & 3);
+            let idx = avx!(_mm256_setr_epi32(q, q, q, q, q + 1, q + 1, q + 1, q + 1));
+            Iy(avx!(_mm256_permutevar8x32_epi32(x.0, idx)))
+        }
     }
 
     impl Fy {
@@ -423,13 +447,6 @@ pub(crate) mod x86 {
             self.abs().lt(inf)
         }
         #[inline(always)]
-        fn quad_lane(self, l: usize) -> Fy {
-            Fy(avx!(_mm256_permutevar_ps(
-                self.0,
-                _mm256_set1_epi32(l as i32)
-            )))
-        }
-        #[inline(always)]
         fn to_i32(self) -> Iy {
             Iy(avx!(_mm256_cvttps_epi32(self.0)))
         }
@@ -500,6 +517,11 @@ pub(crate) mod x86 {
             let q = avx!(_mm256_mul_ps(c, r));
             let e = avx!(_mm256_fnmadd_ps(q, _mm256_set1_ps(255.0), c));
             Fy(avx!(_mm256_fmadd_ps(e, r, q)))
+        }
+        #[inline(always)]
+        fn nonzero(self) -> My {
+            let z = avx!(_mm256_cmpeq_epi32(self.0, _mm256_setzero_si256()));
+            My(avx!(_mm256_xor_si256(z, _mm256_set1_epi32(-1))))
         }
         #[inline(always)]
         fn write(self, out: &mut [i32]) {
@@ -622,6 +644,98 @@ pub(crate) mod x86 {
             // AVX-512 as in the module's rule.
             Fz(unsafe { _mm512_i32gather_ps::<4>(idx.0, table.as_ptr()) })
         }
+        #[inline(always)]
+        fn quads_lane(self, v: &[Fz; 4], l: usize) -> Fz {
+            // Quads 0..8 from the first two vectors into lanes 0..8, quads
+            // 8..16 from the last two into lanes 8..16 (a two-source
+            // permute each), then one blend.
+            let l = l as i32 & 3;
+            let lo = avx!(_mm512_setr_epi32(
+                l,
+                l + 4,
+                l + 8,
+                l + 12,
+                l + 16,
+                l + 20,
+                l + 24,
+                l + 28,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0
+            ));
+            let hi = avx!(_mm512_setr_epi32(
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0,
+                l,
+                l + 4,
+                l + 8,
+                l + 12,
+                l + 16,
+                l + 20,
+                l + 24,
+                l + 28
+            ));
+            let a = avx!(_mm512_permutex2var_ps(v[0].0, lo, v[1].0));
+            let b = avx!(_mm512_permutex2var_ps(v[2].0, hi, v[3].0));
+            Fz(avx!(_mm512_mask_blend_ps(0xff00, a, b)))
+        }
+        #[inline(always)]
+        fn spread(self, x: Fz, k: usize) -> Fz {
+            let q = 4 * (k as i32 & 3);
+            let idx = avx!(_mm512_setr_epi32(
+                q,
+                q,
+                q,
+                q,
+                q + 1,
+                q + 1,
+                q + 1,
+                q + 1,
+                q + 2,
+                q + 2,
+                q + 2,
+                q + 2,
+                q + 3,
+                q + 3,
+                q + 3,
+                q + 3
+            ));
+            Fz(avx!(_mm512_permutexvar_ps(idx, x.0)))
+        }
+        #[inline(always)]
+        fn spread_i(self, x: Iz, k: usize) -> Iz {
+            let q = 4 * (k as i32 & 3);
+            let idx = avx!(_mm512_setr_epi32(
+                q,
+                q,
+                q,
+                q,
+                q + 1,
+                q + 1,
+                q + 1,
+                q + 1,
+                q + 2,
+                q + 2,
+                q + 2,
+                q + 2,
+                q + 3,
+                q + 3,
+                q + 3,
+                q + 3
+            ));
+            Iz(avx!(_mm512_permutexvar_epi32(idx, x.0)))
+        }
     }
 
     impl Fz {
@@ -701,13 +815,6 @@ pub(crate) mod x86 {
             self.abs().lt(inf)
         }
         #[inline(always)]
-        fn quad_lane(self, l: usize) -> Fz {
-            Fz(avx!(_mm512_permutevar_ps(
-                self.0,
-                _mm512_set1_epi32(l as i32)
-            )))
-        }
-        #[inline(always)]
         fn to_i32(self) -> Iz {
             Iz(avx!(_mm512_cvttps_epi32(self.0)))
         }
@@ -775,6 +882,10 @@ pub(crate) mod x86 {
             let q = avx!(_mm512_mul_ps(c, r));
             let e = avx!(_mm512_fnmadd_ps(q, _mm512_set1_ps(255.0), c));
             Fz(avx!(_mm512_fmadd_ps(e, r, q)))
+        }
+        #[inline(always)]
+        fn nonzero(self) -> Mz {
+            Mz(avx!(_mm512_test_epi32_mask(self.0, self.0)))
         }
         #[inline(always)]
         fn write(self, out: &mut [i32]) {

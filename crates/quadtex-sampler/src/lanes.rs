@@ -43,6 +43,15 @@ pub(crate) trait Lanes: Copy {
     /// Per lane, the sRGB EOTF of the 8-bit code in the lane's low byte
     /// (the format crate's table).
     fn srgb(self, codes: Self::I) -> Self::F;
+    /// Lane `l` (0..4) of each of the `N` quads that `v` holds, quad `q`
+    /// in lanes `4q..4q + 4` of the concatenated vectors: lane `q` gets
+    /// `v[q / (N / 4)]`'s lane `4 (q % (N / 4)) + l`.
+    fn quads_lane(self, v: &[Self::F; 4], l: usize) -> Self::F;
+    /// Per-quad values (lane `q` for quad `q`) onto the lanes of vector
+    /// `k` of four (lane `i` gets quad `k N / 4 + i / 4`'s value).
+    fn spread(self, x: Self::F, k: usize) -> Self::F;
+    /// [`Lanes::spread`] of i32 lanes.
+    fn spread_i(self, x: Self::I, k: usize) -> Self::I;
 }
 
 /// f32 lanes.
@@ -81,8 +90,6 @@ pub(crate) trait Fv:
     fn is_nan(self) -> Self::M;
     /// `f32::is_finite`.
     fn is_finite(self) -> Self::M;
-    /// Lane `l` of each lane's quad (lanes `4k..4k + 4` form quad `k`).
-    fn quad_lane(self, l: usize) -> Self;
     /// `x as i32` for lanes inside the i32 range (the kernel converts no
     /// others; outside it the levels may differ).
     fn to_i32(self) -> Self::I;
@@ -126,6 +133,8 @@ pub(crate) trait Iv:
     fn unorm8(self) -> Self::F;
     /// The lanes, into the first `N` values of `out`.
     fn write(self, out: &mut [i32]);
+    /// Whether each lane is not zero.
+    fn nonzero(self) -> Self::M;
 }
 
 /// Lane conditions.
@@ -190,6 +199,19 @@ impl<const N: usize> Lanes for Portable<N> {
         let table = quadtex_format::texel::srgb8_table();
         F(codes.0.map(|c| table[(c & 0xff) as usize]))
     }
+    #[inline(always)]
+    fn quads_lane(self, v: &[F<N>; 4], l: usize) -> F<N> {
+        let per = N / 4;
+        F(std::array::from_fn(|q| v[q / per].0[4 * (q % per) + l]))
+    }
+    #[inline(always)]
+    fn spread(self, x: F<N>, k: usize) -> F<N> {
+        F(std::array::from_fn(|i| x.0[k * (N / 4) + i / 4]))
+    }
+    #[inline(always)]
+    fn spread_i(self, x: I<N>, k: usize) -> I<N> {
+        I(std::array::from_fn(|i| x.0[k * (N / 4) + i / 4]))
+    }
 }
 
 impl<const N: usize> Fv for F<N> {
@@ -252,10 +274,6 @@ impl<const N: usize> Fv for F<N> {
         F::is_finite(self)
     }
     #[inline(always)]
-    fn quad_lane(self, l: usize) -> Self {
-        F::quad_lane(self, l)
-    }
-    #[inline(always)]
     fn to_i32(self) -> I<N> {
         F::to_i32(self)
     }
@@ -311,6 +329,10 @@ impl<const N: usize> Iv for I<N> {
     #[inline(always)]
     fn write(self, out: &mut [i32]) {
         out[..N].copy_from_slice(&self.0);
+    }
+    #[inline(always)]
+    fn nonzero(self) -> M<N> {
+        M(self.0.map(|x| -i32::from(x != 0)))
     }
 }
 
@@ -432,11 +454,6 @@ impl<const N: usize> F<N> {
     #[inline(always)]
     pub(crate) fn is_finite(self) -> M<N> {
         M(lanewise!(N, [0; N], |i| -i32::from(self.0[i].is_finite())))
-    }
-    /// Lane `l` of each lane's quad (lanes `4k..4k + 4` form quad `k`).
-    #[inline(always)]
-    pub(crate) fn quad_lane(self, l: usize) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[(i & !3) | l]))
     }
     /// `x as i32` per lane (saturating, NaN to 0).
     #[inline(always)]
@@ -707,7 +724,7 @@ mod level_tests {
     impl LaneKernel for Ops {
         type Out = Vec<[u32; 16]>;
         fn run<L: Lanes>(self, l: L) -> Vec<[u32; 16]> {
-            let mut out = vec![[0u32; 16]; 36];
+            let mut out = vec![[0u32; 16]; 34];
             for base in (0..16).step_by(L::N) {
                 let (a, b) = (l.load(&self.a[base..]), l.load(&self.b[base..]));
                 let k = l.load_i(&self.k[base..]);
@@ -734,14 +751,12 @@ mod level_tests {
                     a.is_finite().select(a, b),
                     (a.lt(b) & b.is_finite()).select(a, b),
                     (a.lt(b) | a.is_nan()).not().select(a, b),
-                    a.quad_lane(0),
-                    a.quad_lane(1),
-                    a.quad_lane(3),
                     small.to_i32().to_f32(),
                     a.to_bits().as_f32_bits(),
                     l.srgb(k).sqrt(),
                     k.unorm8(),
                     k.shr(8).unorm8(),
+                    k.nonzero().select(a, b),
                 ];
                 let is = [
                     k + ki,
@@ -827,6 +842,56 @@ mod level_tests {
         }
     }
 
+    /// `quads_lane` and `spread` at every level: 16 values per vector
+    /// position, the quads of four vectors gathered and spread back.
+    struct Shuffles {
+        v: [[f32; 16]; 4],
+    }
+
+    impl LaneKernel for Shuffles {
+        type Out = Vec<f32>;
+        fn run<L: Lanes>(self, l: L) -> Vec<f32> {
+            let v = [0, 1, 2, 3].map(|k| l.load(&self.v[k]));
+            let mut out = Vec::new();
+            for lane in 0..4 {
+                let q = l.quads_lane(&v, lane);
+                let mut t = [0.0f32; 16];
+                l.store(q, &mut t);
+                out.extend_from_slice(&t[..L::N]);
+                for k in 0..4 {
+                    l.store(l.spread(q, k), &mut t);
+                    out.extend_from_slice(&t[..L::N]);
+                    let i = l.spread_i(q.to_i32(), k).to_f32();
+                    l.store(i, &mut t);
+                    out.extend_from_slice(&t[..L::N]);
+                }
+            }
+            out
+        }
+    }
+
+    #[test]
+    fn quad_shuffles_match_their_definition_at_every_level() {
+        let v: [[f32; 16]; 4] =
+            std::array::from_fn(|k| std::array::from_fn(|i| (100 * k + i) as f32));
+        for level in SimdLevel::ALL {
+            let n = level.lanes();
+            let got = run_at(level, Shuffles { v });
+            let per = n / 4;
+            let mut want = Vec::new();
+            for lane in 0..4 {
+                let q: Vec<f32> = (0..n).map(|q| v[q / per][4 * (q % per) + lane]).collect();
+                want.extend_from_slice(&q);
+                for k in 0..4 {
+                    let sp: Vec<f32> = (0..n).map(|i| q[k * per + i / 4]).collect();
+                    want.extend_from_slice(&sp);
+                    want.extend_from_slice(&sp);
+                }
+            }
+            assert_eq!(got, want, "{level:?}");
+        }
+    }
+
     /// Every 8-bit code at every level: exactly `code / 255`.
     #[test]
     fn unorm8_is_the_correctly_rounded_quotient_at_every_level() {
@@ -841,7 +906,7 @@ mod level_tests {
                         k,
                     },
                 );
-                for (i, &bits) in got[25].iter().enumerate() {
+                for (i, &bits) in got[22].iter().enumerate() {
                     let c = (16 * chunk + i) as u8;
                     assert_eq!(f32::from_bits(bits), f32::from(c) / 255.0, "{level:?} {c}");
                 }

@@ -388,8 +388,8 @@ fn part1by1<L: Lanes>(l: L, v: L::I) -> L::I {
     (v | v.shl(1)) & l.i(0x55)
 }
 
-/// Per lane: the two levels (view-relative) with their weights, and
-/// whether the lane filters linearly.
+/// Per quad (one per lane): the two levels (view-relative) with their
+/// weights, and whether the quad filters linearly.
 struct QuadLod<L: Lanes> {
     hi: L::I,
     lo: L::I,
@@ -398,18 +398,19 @@ struct QuadLod<L: Lanes> {
     linear: L::M,
 }
 
-/// `Ctx::select` on every lane of `N / 4` whole quads (coarse derivatives:
-/// the lanes of a quad share the quad's, so its lambda; the quad's lanes
-/// 0, 1 and 2 come to every lane by fixed in-register shuffles).
+/// `Ctx::select` for the `N` quads whose coordinates `s` and `t` hold
+/// (four vectors, quad `q` in lanes `4q..4q + 4` of their concatenation),
+/// one quad per lane: coarse derivatives give every lane of a quad the
+/// quad's, so its lambda, computed once.
 #[inline(always)]
-fn quad_lod<L: Lanes>(l: L, p: &Plan<'_>, s: L::F, t: L::F) -> QuadLod<L> {
+fn quad_lod<L: Lanes>(l: L, p: &Plan<'_>, s: &[L::F; 4], t: &[L::F; 4]) -> QuadLod<L> {
     let lambda_base = if p.base_lod {
         l.f(0.0)
     } else {
         // `quad_derivatives` (coarse), `Ctx::footprint`, `footprint_lambda`
         // without anisotropy.
-        let (s0, s1, s2) = (s.quad_lane(0), s.quad_lane(1), s.quad_lane(2));
-        let (t0, t1, t2) = (t.quad_lane(0), t.quad_lane(1), t.quad_lane(2));
+        let (s0, s1, s2) = (l.quads_lane(s, 0), l.quads_lane(s, 1), l.quads_lane(s, 2));
+        let (t0, t1, t2) = (l.quads_lane(t, 0), l.quads_lane(t, 1), l.quads_lane(t, 2));
         let (w, h) = (l.f(p.base_wf), l.f(p.base_hf));
         let (jx0, jx1) = ((s1 - s0) * w, (t1 - t0) * h);
         let (jy0, jy1) = ((s2 - s0) * w, (t2 - t0) * h);
@@ -638,9 +639,9 @@ fn layers<L: Lanes>(l: L, p: &Plan<'_>, a: L::F) -> L::I {
     none.select(l.f(0.0), r.min(top)).to_i32()
 }
 
-/// Quads `q0..q0 + N`: their `4N` pixels `N` at a time. `false`: the group
-/// is not for this kernel (some planes may have been written; the caller
-/// writes the whole group again).
+/// Quads `q0..q0 + N`: their LOD, once per quad, then their `4N` pixels
+/// `N` at a time. `false`: the group is not for this kernel (some planes
+/// may have been written; the caller writes the whole group again).
 #[inline(always)]
 fn group<L: Lanes>(
     l: L,
@@ -649,49 +650,56 @@ fn group<L: Lanes>(
     out: &mut PlanarOut<'_>,
     q0: usize,
 ) -> bool {
+    let base = 4 * q0;
+    let at = |k: usize| base + k * L::N;
+    let s = [0, 1, 2, 3].map(|k| l.load(&coords.s[at(k)..]));
+    let t = [0, 1, 2, 3].map(|k| l.load(&coords.t[at(k)..]));
+    let lod = quad_lod(l, p, &s, &t);
     // Written out: an iterator adapter would be a function of its own,
     // compiled without the level's target features.
-    let base = 4 * q0;
-    pixels(l, p, coords, out, base)
-        && pixels(l, p, coords, out, base + L::N)
-        && pixels(l, p, coords, out, base + 2 * L::N)
-        && pixels(l, p, coords, out, base + 3 * L::N)
+    pixels(l, p, coords, out, &lod, (s[0], t[0]), at(0), 0)
+        && pixels(l, p, coords, out, &lod, (s[1], t[1]), at(1), 1)
+        && pixels(l, p, coords, out, &lod, (s[2], t[2]), at(2), 2)
+        && pixels(l, p, coords, out, &lod, (s[3], t[3]), at(3), 3)
 }
 
-/// Pixels `base..base + N` (`N / 4` whole quads): the quads' LOD, one or
-/// two levels filtered and summed (`Ctx::sample_lane`), the view's
-/// swizzle, the planes written.
+/// Pixels `base..base + N` (vector `k` of the group's four, `N / 4` whole
+/// quads at `(s, t)`): their quads' LOD spread to their lanes, one or two
+/// levels filtered and summed (`Ctx::sample_lane`), the view's swizzle, the
+/// planes written.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn pixels<L: Lanes>(
     l: L,
     p: &Plan<'_>,
     coords: &QuadCoords<'_>,
     out: &mut PlanarOut<'_>,
+    lod: &QuadLod<L>,
+    (s, t): (L::F, L::F),
     base: usize,
+    k: usize,
 ) -> bool {
-    let s = l.load(&coords.s[base..]);
-    let t = l.load(&coords.t[base..]);
     let layer = if p.array {
         layers(l, p, l.load(&coords.a[base..]))
     } else {
         l.i(0)
     };
-    let lod = quad_lod(l, p, s, t);
-    let linear = lod.linear;
-    let lv = level_lanes(l, p, lod.hi, layer);
+    let linear = l.spread_i(lod.linear.to_i32(), k).nonzero();
+    let hi = l.spread_i(lod.hi, k);
+    let lv = level_lanes(l, p, hi, layer);
     let Some(v0) = filter_level(l, p, &lv, linear, s, t) else {
         return false;
     };
     // `sample_lane`: -0.0 plus each weighted level (UNORM values: a
     // zero-weight level adds +0, as in `filter_level`).
-    let (w0, w1) = (lod.w_hi, lod.w_lo);
+    let (w0, w1) = (l.spread(lod.w_hi, k), l.spread(lod.w_lo, k));
     let mut acc = [l.f(0.0); 4];
     if w1.eq(l.f(0.0)).all() {
         for c in 0..4 {
             acc[c] = l.f(-0.0) + w0 * v0[c];
         }
     } else {
-        let lv1 = level_lanes(l, p, lod.lo, layer);
+        let lv1 = level_lanes(l, p, l.spread_i(lod.lo, k), layer);
         let Some(v1) = filter_level(l, p, &lv1, linear, s, t) else {
             return false;
         };
