@@ -82,6 +82,8 @@ pub struct QuadSampler<'a> {
     decoder: kernel::Decoder,
     level: SimdLevel,
     planar_quads: usize,
+    /// The planar kernel's plan for the last `args` (none: not for it).
+    plan: Option<(SampleArgs, Option<planar::Plan<'a>>)>,
 }
 
 impl<'a> QuadSampler<'a> {
@@ -112,6 +114,7 @@ impl<'a> QuadSampler<'a> {
             decoder,
             level: cpu::simd_level(),
             planar_quads: 0,
+            plan: None,
         }
     }
 
@@ -294,7 +297,79 @@ impl<'a> QuadSampler<'a> {
         quads: &[Quad],
         out: &mut [[[f32; 4]; 4]],
     ) {
-        self.sample_quads_rgba_at_width(batch::NATIVE_QUADS * 4, args, quads, out);
+        let n = quads.len().min(out.len());
+        let done = self.planar_rgba(args, &quads[..n], &mut out[..n]);
+        self.sample_quads_rgba_at_width(
+            batch::NATIVE_QUADS * 4,
+            args,
+            &quads[done..n],
+            &mut out[done..n],
+        );
+    }
+
+    /// The leading quads of `quads` that the planar kernel takes, in groups
+    /// of full quads (coordinates transposed to planes and results back):
+    /// returns how many it wrote to `out`, the rest are the caller's. The
+    /// plan is kept while `args` stays the same.
+    fn planar_rgba(
+        &mut self,
+        args: &SampleArgs,
+        quads: &[Quad],
+        out: &mut [[[f32; 4]; 4]],
+    ) -> usize {
+        if !self.ctx.usable {
+            return 0;
+        }
+        let fresh = !matches!(&self.plan, Some((a, _)) if a == args);
+        if fresh {
+            self.plan = Some((*args, planar::Plan::new(&self.ctx, args).ok()));
+        }
+        let Some((_, Some(plan))) = &self.plan else {
+            return 0;
+        };
+        let group = self.level.min(SimdLevel::detect()).lanes();
+        const MAX: usize = 4 * 16;
+        let mut done = 0;
+        while done + group <= quads.len() {
+            let chunk = &quads[done..done + group];
+            if chunk.iter().any(|q| q.running() != 0xf) {
+                break;
+            }
+            let mut c = [[0.0f32; MAX]; 3];
+            for (q, quad) in chunk.iter().enumerate() {
+                for (l, v) in quad.coords.iter().enumerate() {
+                    c[0][4 * q + l] = v[0];
+                    c[1][4 * q + l] = v[1];
+                    c[2][4 * q + l] = v[3];
+                }
+            }
+            let mut o = [[0.0f32; MAX]; 4];
+            let [r, g, b, a] = &mut o;
+            let coords = QuadCoords {
+                s: &c[0][..4 * group],
+                t: &c[1][..4 * group],
+                r: &[],
+                a: &c[2][..4 * group],
+            };
+            let mut planes = PlanarOut {
+                r: &mut r[..4 * group],
+                g: &mut g[..4 * group],
+                b: &mut b[..4 * group],
+                a: &mut a[..4 * group],
+            };
+            if plan.run(self.level, &coords, &mut planes, 0, group) != group {
+                break;
+            }
+            for (q, res) in out[done..done + group].iter_mut().enumerate() {
+                for (l, px) in res.iter_mut().enumerate() {
+                    let i = 4 * q + l;
+                    *px = [o[0][i], o[1][i], o[2][i], o[3][i]];
+                }
+            }
+            self.planar_quads += group;
+            done += group;
+        }
+        done
     }
 
     /// [`Self::sample_quads_rgba`] with a chosen batch width in lanes (4, 8
