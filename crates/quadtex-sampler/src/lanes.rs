@@ -14,6 +14,17 @@
 
 use std::ops::{Add, BitAnd, BitOr, Mul, Sub};
 
+/// `out[i] = e` for every lane `i` of an `N`-lane array.
+macro_rules! lanewise {
+    ($n:ident, $a:expr, |$i:ident| $e:expr) => {{
+        let mut out = $a;
+        for $i in 0..$n {
+            out[$i] = $e;
+        }
+        out
+    }};
+}
+
 /// A SIMD level's token: makes its vectors. Holding one proves the CPU
 /// runs the level's instructions.
 pub(crate) trait Lanes: Copy {
@@ -219,67 +230,67 @@ impl<const N: usize> Fv for F<N> {
     type M = M<N>;
     #[inline(always)]
     fn floor(self) -> Self {
-        F::floor(self)
+        F(lanewise!(N, [0.0; N], |i| self.0[i].floor()))
     }
     #[inline(always)]
     fn ceil(self) -> Self {
-        F::ceil(self)
+        F(lanewise!(N, [0.0; N], |i| self.0[i].ceil()))
     }
     #[inline(always)]
     fn round_ties_even(self) -> Self {
-        F::round_ties_even(self)
+        F(lanewise!(N, [0.0; N], |i| self.0[i].round_ties_even()))
     }
     #[inline(always)]
     fn sqrt(self) -> Self {
-        F::sqrt(self)
+        F(lanewise!(N, [0.0; N], |i| self.0[i].sqrt()))
     }
     #[inline(always)]
     fn abs(self) -> Self {
-        F::abs(self)
+        F(lanewise!(N, [0.0; N], |i| self.0[i].abs()))
     }
     #[inline(always)]
     fn max(self, o: Self) -> Self {
-        F::max(self, o)
+        F(lanewise!(N, [0.0; N], |i| self.0[i].max(o.0[i])))
     }
     #[inline(always)]
     fn min(self, o: Self) -> Self {
-        F::min(self, o)
+        F(lanewise!(N, [0.0; N], |i| self.0[i].min(o.0[i])))
     }
     #[inline(always)]
     fn div(self, o: Self) -> Self {
-        F::div(self, o)
+        F(lanewise!(N, [0.0; N], |i| self.0[i] / o.0[i]))
     }
     #[inline(always)]
     fn lt(self, o: Self) -> M<N> {
-        F::lt(self, o)
+        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i] < o.0[i])))
     }
     #[inline(always)]
     fn le(self, o: Self) -> M<N> {
-        F::le(self, o)
+        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i] <= o.0[i])))
     }
     #[inline(always)]
     fn gt(self, o: Self) -> M<N> {
-        F::gt(self, o)
+        o.lt(self)
     }
     #[inline(always)]
     fn eq(self, o: Self) -> M<N> {
-        F::eq(self, o)
+        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i] == o.0[i])))
     }
     #[inline(always)]
     fn is_nan(self) -> M<N> {
-        F::is_nan(self)
+        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i].is_nan())))
     }
     #[inline(always)]
     fn is_finite(self) -> M<N> {
-        F::is_finite(self)
+        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i].is_finite())))
     }
     #[inline(always)]
     fn to_i32(self) -> I<N> {
-        F::to_i32(self)
+        I(lanewise!(N, [0; N], |i| self.0[i] as i32))
     }
     #[inline(always)]
     fn to_bits(self) -> I<N> {
-        F::to_bits(self)
+        I(lanewise!(N, [0; N], |i| self.0[i].to_bits() as i32))
     }
 }
 
@@ -288,35 +299,35 @@ impl<const N: usize> Iv for I<N> {
     type M = M<N>;
     #[inline(always)]
     fn to_f32(self) -> F<N> {
-        I::to_f32(self)
+        F(lanewise!(N, [0.0; N], |i| self.0[i] as f32))
     }
     #[inline(always)]
     fn as_f32_bits(self) -> F<N> {
-        I::as_f32_bits(self)
+        F(lanewise!(N, [0.0; N], |i| f32::from_bits(self.0[i] as u32)))
     }
     #[inline(always)]
     fn shr(self, k: i32) -> Self {
-        I::shr(self, k)
+        I(lanewise!(N, [0; N], |i| self.0[i] >> k))
     }
     #[inline(always)]
     fn shl(self, k: i32) -> Self {
-        I::shl(self, k)
+        I(lanewise!(N, [0; N], |i| self.0[i] << k))
     }
     #[inline(always)]
     fn shr_v(self, k: Self) -> Self {
-        I::shr_v(self, k)
+        I(lanewise!(N, [0; N], |i| self.0[i] >> (k.0[i] & 31)))
     }
     #[inline(always)]
     fn shl_v(self, k: Self) -> Self {
-        I::shl_v(self, k)
+        I(lanewise!(N, [0; N], |i| self.0[i] << (k.0[i] & 31)))
     }
     #[inline(always)]
     fn max(self, o: Self) -> Self {
-        I::max(self, o)
+        I(lanewise!(N, [0; N], |i| self.0[i].max(o.0[i])))
     }
     #[inline(always)]
     fn min(self, o: Self) -> Self {
-        I::min(self, o)
+        I(lanewise!(N, [0; N], |i| self.0[i].min(o.0[i])))
     }
     #[inline(always)]
     fn uniform(self) -> Option<i32> {
@@ -341,19 +352,25 @@ impl<const N: usize> Mv for M<N> {
     type I = I<N>;
     #[inline(always)]
     fn select(self, a: F<N>, b: F<N>) -> F<N> {
-        M::select(self, a, b)
+        F(lanewise!(N, [0.0; N], |i| f32::from_bits(
+            ((a.0[i].to_bits() as i32 & self.0[i]) | (b.0[i].to_bits() as i32 & !self.0[i])) as u32
+        )))
     }
     #[inline(always)]
     fn not(self) -> Self {
-        M::not(self)
+        M(lanewise!(N, [0; N], |i| !self.0[i]))
     }
     #[inline(always)]
     fn all(self) -> bool {
-        M::all(self)
+        let mut a = -1;
+        for i in 0..N {
+            a &= self.0[i];
+        }
+        a == -1
     }
     #[inline(always)]
     fn to_i32(self) -> I<N> {
-        M::to_i32(self)
+        I(self.0)
     }
 }
 
@@ -369,101 +386,11 @@ pub(crate) struct I<const N: usize>(pub(crate) [i32; N]);
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct M<const N: usize>(pub(crate) [i32; N]);
 
-macro_rules! lanewise {
-    ($n:ident, $a:expr, |$i:ident| $e:expr) => {{
-        let mut out = $a;
-        for $i in 0..$n {
-            out[$i] = $e;
-        }
-        out
-    }};
-}
-
 impl<const N: usize> F<N> {
     /// Every lane `v`.
     #[inline(always)]
     pub(crate) fn splat(v: f32) -> Self {
         F([v; N])
-    }
-    /// `f32::floor` per lane.
-    #[inline(always)]
-    pub(crate) fn floor(self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].floor()))
-    }
-    /// `f32::ceil` per lane.
-    #[inline(always)]
-    pub(crate) fn ceil(self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].ceil()))
-    }
-    /// `f32::round_ties_even` per lane.
-    #[inline(always)]
-    pub(crate) fn round_ties_even(self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].round_ties_even()))
-    }
-    /// `f32::sqrt` per lane.
-    #[inline(always)]
-    pub(crate) fn sqrt(self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].sqrt()))
-    }
-    /// `f32::abs` per lane.
-    #[inline(always)]
-    pub(crate) fn abs(self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].abs()))
-    }
-    /// `f32::max` per lane (a NaN operand gives the other).
-    #[inline(always)]
-    pub(crate) fn max(self, o: Self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].max(o.0[i])))
-    }
-    /// `f32::min` per lane (a NaN operand gives the other).
-    #[inline(always)]
-    pub(crate) fn min(self, o: Self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].min(o.0[i])))
-    }
-    /// Division per lane.
-    #[inline(always)]
-    pub(crate) fn div(self, o: Self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i] / o.0[i]))
-    }
-    /// `self < o` per lane.
-    #[inline(always)]
-    pub(crate) fn lt(self, o: Self) -> M<N> {
-        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i] < o.0[i])))
-    }
-    /// `self <= o` per lane.
-    #[inline(always)]
-    pub(crate) fn le(self, o: Self) -> M<N> {
-        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i] <= o.0[i])))
-    }
-    /// `self > o` per lane.
-    #[inline(always)]
-    pub(crate) fn gt(self, o: Self) -> M<N> {
-        o.lt(self)
-    }
-    /// `self == o` per lane.
-    #[inline(always)]
-    pub(crate) fn eq(self, o: Self) -> M<N> {
-        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i] == o.0[i])))
-    }
-    /// `f32::is_nan` per lane.
-    #[inline(always)]
-    pub(crate) fn is_nan(self) -> M<N> {
-        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i].is_nan())))
-    }
-    /// `f32::is_finite` per lane.
-    #[inline(always)]
-    pub(crate) fn is_finite(self) -> M<N> {
-        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i].is_finite())))
-    }
-    /// `x as i32` per lane (saturating, NaN to 0).
-    #[inline(always)]
-    pub(crate) fn to_i32(self) -> I<N> {
-        I(lanewise!(N, [0; N], |i| self.0[i] as i32))
-    }
-    /// The lanes' bits.
-    #[inline(always)]
-    pub(crate) fn to_bits(self) -> I<N> {
-        I(lanewise!(N, [0; N], |i| self.0[i].to_bits() as i32))
     }
 }
 
@@ -472,46 +399,6 @@ impl<const N: usize> I<N> {
     #[inline(always)]
     pub(crate) fn splat(v: i32) -> Self {
         I([v; N])
-    }
-    /// `v as f32` per lane.
-    #[inline(always)]
-    pub(crate) fn to_f32(self) -> F<N> {
-        F(lanewise!(N, [0.0; N], |i| self.0[i] as f32))
-    }
-    /// Lanes as f32 bits.
-    #[inline(always)]
-    pub(crate) fn as_f32_bits(self) -> F<N> {
-        F(lanewise!(N, [0.0; N], |i| f32::from_bits(self.0[i] as u32)))
-    }
-    /// Arithmetic shift right by `k` bits per lane.
-    #[inline(always)]
-    pub(crate) fn shr(self, k: i32) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i] >> k))
-    }
-    /// Shift left by `k` bits per lane.
-    #[inline(always)]
-    pub(crate) fn shl(self, k: i32) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i] << k))
-    }
-    /// Shift right by each lane's own count (`0..32`).
-    #[inline(always)]
-    pub(crate) fn shr_v(self, k: Self) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i] >> (k.0[i] & 31)))
-    }
-    /// Shift left by each lane's own count (`0..32`).
-    #[inline(always)]
-    pub(crate) fn shl_v(self, k: Self) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i] << (k.0[i] & 31)))
-    }
-    /// `i32::max` per lane.
-    #[inline(always)]
-    pub(crate) fn max(self, o: Self) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i].max(o.0[i])))
-    }
-    /// `i32::min` per lane.
-    #[inline(always)]
-    pub(crate) fn min(self, o: Self) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i].min(o.0[i])))
     }
     /// Whether every lane equals lane 0.
     #[inline(always)]
@@ -529,32 +416,6 @@ impl<const N: usize> M<N> {
     #[inline(always)]
     pub(crate) fn splat(v: bool) -> Self {
         M([-i32::from(v); N])
-    }
-    /// `self ? a : b` per lane.
-    #[inline(always)]
-    pub(crate) fn select(self, a: F<N>, b: F<N>) -> F<N> {
-        F(lanewise!(N, [0.0; N], |i| f32::from_bits(
-            ((a.0[i].to_bits() as i32 & self.0[i]) | (b.0[i].to_bits() as i32 & !self.0[i])) as u32
-        )))
-    }
-    /// Negation per lane.
-    #[inline(always)]
-    pub(crate) fn not(self) -> Self {
-        M(lanewise!(N, [0; N], |i| !self.0[i]))
-    }
-    /// Whether every lane is true.
-    #[inline(always)]
-    pub(crate) fn all(self) -> bool {
-        let mut a = -1;
-        for i in 0..N {
-            a &= self.0[i];
-        }
-        a == -1
-    }
-    /// -1 for true lanes, 0 for false.
-    #[inline(always)]
-    pub(crate) fn to_i32(self) -> I<N> {
-        I(self.0)
     }
 }
 
