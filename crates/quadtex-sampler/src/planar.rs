@@ -15,9 +15,10 @@
 //! it one value per quad), then filters the quads' pixels `N` at a time.
 //!
 //! It covers the common family: 2D and 2D-array views of 8-bit RGBA / BGRA
-//! UNORM and sRGB formats, normalized coordinates, nearest or linear
-//! filters with any mipmap mode, `repeat` (power-of-two levels) and
-//! `clamp_to_edge`, no anisotropy, no compare, weighted-average reduction,
+//! UNORM and sRGB formats, and of D32_SFLOAT and D16_UNORM with a depth
+//! compare (PCF), normalized coordinates, nearest or linear filters with
+//! any mipmap mode, `repeat` (power-of-two levels) and `clamp_to_edge`, no
+//! anisotropy, weighted-average reduction,
 //! implicit LOD with coarse derivatives or the base level, texel offsets,
 //! in both precision modes (f32 or fixed-point weights and LOD fractions).
 //! [`crate::QuadSampler::planar_fallback`] says why anything else is not for
@@ -29,7 +30,7 @@ use quadtex_format::{Layout, TextureFormat, TextureKind};
 
 use crate::arch::{self, LaneKernel};
 use crate::cpu::SimdLevel;
-use crate::header::{AddressMode, Filter, MipmapMode, ReductionMode, Swizzle};
+use crate::header::{AddressMode, CompareOp, Filter, MipmapMode, ReductionMode, Swizzle};
 use crate::lanes::{Fv, Iv, Lanes, Mv};
 use crate::profile::{frac_scale, Derivatives, FracRound, LayerRound, MipNearest};
 use crate::quad::{Lod, SampleArgs};
@@ -72,10 +73,11 @@ pub struct PlanarOut<'a> {
 pub enum Fallback {
     /// Not a 2D or 2D-array view.
     Kind,
-    /// Not an 8-bit RGBA or BGRA UNORM / sRGB format, or a residency map.
+    /// Not an 8-bit RGBA or BGRA UNORM / sRGB format, nor D32_SFLOAT or
+    /// D16_UNORM with a depth compare (or a compare on a colour format),
+    /// or a residency map.
     Format,
-    /// Unnormalized coordinates, anisotropy, a depth compare or a min/max
-    /// reduction.
+    /// Unnormalized coordinates, anisotropy or a min/max reduction.
     Sampler,
     /// An address mode other than `repeat` and `clamp_to_edge`, or
     /// `repeat` on a level that is not a power of two.
@@ -85,6 +87,17 @@ pub enum Fallback {
     /// More than 16 levels, tiles wider than 16 texels, layers that are
     /// not evenly spaced, or a texture past 2 GiB.
     Layout,
+}
+
+/// How the kernel reads a texel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum TexelKind {
+    /// 8-bit RGBA or BGRA, UNORM or sRGB.
+    Rgba8,
+    /// D32_SFLOAT, compared with the reference.
+    Depth32,
+    /// D16_UNORM, compared with the reference.
+    Depth16,
 }
 
 /// One view-relative level as the kernel addresses it.
@@ -117,8 +130,15 @@ pub(crate) struct Plan<'a> {
     layer_count: u32,
     array: bool,
     layer_round: LayerRound,
+    /// How texels read.
+    texel: TexelKind,
+    /// log2 of the bytes per texel (2 for 8-bit RGBA and D32, 1 for D16).
+    texel_shift: i32,
     bgra: bool,
     srgb: bool,
+    /// The depth compare and its reference per lane of a quad (clamped
+    /// for UNORM depth), for depth formats.
+    compare: Option<(CompareOp, [f32; 4])>,
     repeat: [bool; 2],
     mag_linear: bool,
     min_linear: bool,
@@ -157,21 +177,33 @@ impl<'a> Plan<'a> {
             TextureKind::D2Array => true,
             _ => return Err(Fallback::Kind),
         };
-        let (bgra, srgb) = match ctx.format {
-            TextureFormat::Rgba8Unorm => (false, false),
-            TextureFormat::Rgba8Srgb => (false, true),
-            TextureFormat::Bgra8Unorm => (true, false),
-            TextureFormat::Bgra8Srgb => (true, true),
+        let (texel, bgra, srgb) = match ctx.format {
+            TextureFormat::Rgba8Unorm => (TexelKind::Rgba8, false, false),
+            TextureFormat::Rgba8Srgb => (TexelKind::Rgba8, false, true),
+            TextureFormat::Bgra8Unorm => (TexelKind::Rgba8, true, false),
+            TextureFormat::Bgra8Srgb => (TexelKind::Rgba8, true, true),
+            TextureFormat::Depth32Float => (TexelKind::Depth32, false, false),
+            TextureFormat::Depth16Unorm => (TexelKind::Depth16, false, false),
             _ => return Err(Fallback::Format),
         };
+        // Depth formats only with a compare (a depth texel is compared
+        // before any filtering, `Ctx::texel`); colour formats without.
+        let compare = match (texel, args.dref) {
+            (TexelKind::Rgba8, None) => None,
+            (TexelKind::Depth32 | TexelKind::Depth16, Some(d)) => {
+                let op = smp.compare.unwrap_or(CompareOp::Always);
+                let unorm = texel == TexelKind::Depth16;
+                Some((op, d.map(|r| if unorm { clamp_ref(r) } else { r })))
+            }
+            _ => return Err(Fallback::Format),
+        };
+        let texel_shift = if texel == TexelKind::Depth16 { 1 } else { 2 };
         // (`ctx.format` is the view's: sRGB decode off gives the UNORM
         // twin.)
         if view.texture.residency().is_some() {
             return Err(Fallback::Format);
         }
         if smp.unnormalized
-            || smp.compare.is_some()
-            || args.dref.is_some()
             || smp.reduction != ReductionMode::WeightedAverage
             || p.aniso_levels.quantize(smp.max_anisotropy) > 1.0
         {
@@ -211,7 +243,8 @@ impl<'a> Plan<'a> {
             if (repeat[0] && !w.is_power_of_two()) || (repeat[1] && !h.is_power_of_two()) {
                 return Err(Fallback::Address);
             }
-            if sub0.tile_w_log2 > 4 || sub0.tile_h_log2 > 4 || sub0.block_bytes != 4 {
+            if sub0.tile_w_log2 > 4 || sub0.tile_h_log2 > 4 || sub0.block_bytes != 1 << texel_shift
+            {
                 return Err(Fallback::Layout);
             }
             if tex.layout() == Layout::Linear && (sub0.tile_w_log2 | sub0.tile_h_log2) != 0 {
@@ -255,8 +288,11 @@ impl<'a> Plan<'a> {
             layer_count,
             array,
             layer_round: p.layer_round,
+            texel,
+            texel_shift,
             bgra,
             srgb,
+            compare,
             repeat,
             mag_linear: smp.mag_filter == Filter::Linear,
             min_linear: smp.min_filter == Filter::Linear,
@@ -355,6 +391,28 @@ fn log2<L: Lanes>(l: L, x: L::F) -> L::F {
     let r = x.eq(l.f(0.0)).select(l.f(f32::NEG_INFINITY), r);
     let r = x.eq(l.f(f32::INFINITY)).select(x, r);
     (x.is_nan() | x.lt(l.f(0.0))).select(l.f(f32::NAN), r)
+}
+
+/// `r.clamp(0.0, 1.0)` (NaN stays NaN): a UNORM depth format's reference.
+fn clamp_ref(r: f32) -> f32 {
+    r.clamp(0.0, 1.0)
+}
+
+/// `CompareOp::test(dref, d)` on every lane as 1.0 or 0.0 (IEEE
+/// comparisons: NaN fails all but `NotEqual` and `Always`).
+#[inline(always)]
+fn compare<L: Lanes>(l: L, op: CompareOp, dref: L::F, d: L::F) -> L::F {
+    let pass = match op {
+        CompareOp::Never => return l.f(0.0),
+        CompareOp::Always => return l.f(1.0),
+        CompareOp::Less => dref.lt(d),
+        CompareOp::Equal => dref.eq(d),
+        CompareOp::LessOrEqual => dref.le(d),
+        CompareOp::Greater => dref.gt(d),
+        CompareOp::NotEqual => dref.eq(d).not(),
+        CompareOp::GreaterOrEqual => d.le(dref),
+    };
+    pass.select(l.f(1.0), l.f(0.0))
 }
 
 /// `f32::clamp` on every lane without its panic path (NaN stays NaN).
@@ -550,8 +608,8 @@ fn filter_level<L: Lanes>(
     p: &Plan<'_>,
     lv: &LevelLanes<L>,
     linear: L::M,
-    s: L::F,
-    t: L::F,
+    (s, t): (L::F, L::F),
+    dref: L::F,
 ) -> Option<[L::F; 4]> {
     // Per axis: the two wrapped indices and the weights.
     let mut idx = [[l.i(0); 2]; 2];
@@ -606,20 +664,33 @@ fn filter_level<L: Lanes>(
     // UNORM (never negative), so a zero-weight term adds +0 and leaves the
     // same bits as the reference's skipped term once a weighted term is in
     // (the weights sum to one).
+    // The texel at a footprint corner: decoded, or compared (R only).
+    let read = |x: L::I, y: L::I| {
+        let words = l.words(p.bytes, lv.offset + (x + y).shl(p.texel_shift));
+        match (p.texel, p.compare) {
+            (TexelKind::Depth32, Some((op, _))) => [
+                compare(l, op, dref, words.as_f32_bits()),
+                l.f(0.0),
+                l.f(0.0),
+                l.f(1.0),
+            ],
+            (TexelKind::Depth16, Some((op, _))) => {
+                let d = (words & l.i(0xffff)).to_f32().div(l.f(65_535.0));
+                [compare(l, op, dref, d), l.f(0.0), l.f(0.0), l.f(1.0)]
+            }
+            _ => decode(l, p, words),
+        }
+    };
     if p.nearest {
-        return Some(decode(
-            l,
-            p,
-            l.words(p.bytes, lv.offset + (xs[0] + ys[0]).shl(2)),
-        ));
+        return Some(read(xs[0], ys[0]));
     }
+    let channels = if p.compare.is_some() { 1 } else { 4 };
     let mut acc = [l.f(-0.0); 4];
     for ky in 0..2 {
         for kx in 0..2 {
-            let offs = lv.offset + (xs[kx] + ys[ky]).shl(2);
             let w = wts[0][kx] * wts[1][ky];
-            let v = decode(l, p, l.words(p.bytes, offs));
-            for c in 0..4 {
+            let v = read(xs[kx], ys[ky]);
+            for c in 0..channels {
                 acc[c] = acc[c] + w * v[c];
             }
         }
@@ -685,9 +756,20 @@ fn pixels<L: Lanes>(
         l.i(0)
     };
     let linear = l.spread_i(lod.linear.to_i32(), k).nonzero();
+    // The reference per lane: the quad pattern repeated.
+    let dref = match p.compare {
+        Some((_, d)) => {
+            let mut v = [0.0f32; MAX_LANES];
+            for (i, x) in v.iter_mut().enumerate() {
+                *x = d[i % 4];
+            }
+            l.load(&v)
+        }
+        None => l.f(0.0),
+    };
     let hi = l.spread_i(lod.hi, k);
     let lv = level_lanes(l, p, hi, layer);
-    let Some(v0) = filter_level(l, p, &lv, linear, s, t) else {
+    let Some(v0) = filter_level(l, p, &lv, linear, (s, t), dref) else {
         return false;
     };
     // `sample_lane`: -0.0 plus each weighted level (UNORM values: a
@@ -700,7 +782,7 @@ fn pixels<L: Lanes>(
         }
     } else {
         let lv1 = level_lanes(l, p, l.spread_i(lod.lo, k), layer);
-        let Some(v1) = filter_level(l, p, &lv1, linear, s, t) else {
+        let Some(v1) = filter_level(l, p, &lv1, linear, (s, t), dref) else {
             return false;
         };
         for c in 0..4 {
@@ -713,6 +795,15 @@ fn pixels<L: Lanes>(
         &mut out.b[base..],
         &mut out.a[base..],
     ];
+    // Compare results are (r, 0, 0, 1), not swizzled (`Ctx::sample_lane`).
+    if p.compare.is_some() {
+        let [r, g, b, a] = planes;
+        l.store(acc[0], r);
+        l.store(l.f(0.0), g);
+        l.store(l.f(0.0), b);
+        l.store(l.f(1.0), a);
+        return true;
+    }
     for (c, plane) in planes.into_iter().enumerate() {
         let sw = if p.identity {
             Swizzle::IDENTITY[c]

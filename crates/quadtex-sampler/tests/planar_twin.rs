@@ -1,6 +1,7 @@
 //! The planar kernel (`QuadSampler::sample_planar`) against the scalar
 //! reference, bit for bit, at every SIMD level this machine runs: seeded
-//! random 8-bit RGBA/BGRA UNORM and sRGB textures (2D and 2D arrays,
+//! random 8-bit RGBA/BGRA UNORM and sRGB textures and D32F/D16 depth
+//! textures under every compare op (references in and out of [0, 1], NaN) (2D and 2D arrays,
 //! linear and tiled, power-of-two and other extents), every filter and
 //! mipmap mode, `repeat` and `clamp_to_edge`, views with a base level,
 //! fewer levels, a min LOD and swizzles, sampler biases and LOD clamps,
@@ -14,8 +15,8 @@ use std::sync::Arc;
 use quadtex_format::{Layout, Texel, Texture, TextureDesc, TextureFormat as F, TextureKind as K};
 use quadtex_sampler::profile::Derivatives;
 use quadtex_sampler::{
-    reference, AddressMode, Filter, Lod, MipmapMode, PlanarOut, Profile, Quad, QuadCoords,
-    QuadSampler, SampleArgs, SamplerHeader, SimdLevel, Swizzle, TextureHeader,
+    reference, AddressMode, CompareOp, Filter, Lod, MipmapMode, PlanarOut, Profile, Quad,
+    QuadCoords, QuadSampler, SampleArgs, SamplerHeader, SimdLevel, Swizzle, TextureHeader,
 };
 
 struct Rng(u64);
@@ -37,6 +38,12 @@ impl Rng {
     }
 }
 
+/// D32F texel values of the depth cases.
+const DEPTHS: [f32; 6] = [0.0, 0.25, 0.5, 0.75, 1.0, f32::NAN];
+
+/// D16 texel codes of the depth cases.
+const D16_CODES: [u16; 5] = [0, 16_384, 21_845, 43_690, 65_535];
+
 /// The levels this machine runs.
 fn levels() -> Vec<SimdLevel> {
     SimdLevel::ALL
@@ -55,7 +62,15 @@ struct Case {
 }
 
 fn random_case(rng: &mut Rng, n: usize) -> Case {
-    let format = rng.pick(&[F::Rgba8Unorm, F::Rgba8Srgb, F::Bgra8Unorm, F::Bgra8Srgb]);
+    let format = rng.pick(&[
+        F::Rgba8Unorm,
+        F::Rgba8Srgb,
+        F::Bgra8Unorm,
+        F::Bgra8Srgb,
+        F::Depth32Float,
+        F::Depth16Unorm,
+    ]);
+    let depth = matches!(format, F::Depth32Float | F::Depth16Unorm);
     let array = rng.one_in(3);
     let address = rng.pick(&[AddressMode::Repeat, AddressMode::ClampToEdge]);
     let (w, h) = if address == AddressMode::Repeat || rng.one_in(2) {
@@ -71,9 +86,18 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
         desc = desc.with_layers(K::D2Array, 3);
     }
     let layout = rng.pick(&[Layout::Linear, Layout::Tiled]);
-    let bytes: Vec<u8> = (0..desc.total_bytes().unwrap() as usize)
-        .map(|_| rng.u() as u8)
-        .collect();
+    let size = desc.total_bytes().unwrap() as usize;
+    let bytes: Vec<u8> = match format {
+        // Depth texels from a few values the references below hit exactly
+        // (so `<` and `<=` differ), NaN among them for D32F.
+        F::Depth32Float => (0..size / 4)
+            .flat_map(|_| rng.pick(&DEPTHS).to_le_bytes())
+            .collect(),
+        F::Depth16Unorm => (0..size / 2)
+            .flat_map(|_| rng.pick(&D16_CODES).to_le_bytes())
+            .collect(),
+        _ => (0..size).map(|_| rng.u() as u8).collect(),
+    };
     let tex = Arc::new(Texture::from_linear_bytes(desc, layout, &bytes).unwrap());
     let mut view = TextureHeader::new(tex);
     let levels = view.texture.desc().levels;
@@ -120,6 +144,18 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
         } else {
             1000.0
         },
+        compare: depth.then(|| {
+            rng.pick(&[
+                CompareOp::Never,
+                CompareOp::Less,
+                CompareOp::Equal,
+                CompareOp::LessOrEqual,
+                CompareOp::Greater,
+                CompareOp::NotEqual,
+                CompareOp::GreaterOrEqual,
+                CompareOp::Always,
+            ])
+        }),
         ..Default::default()
     };
     let smp = if smp.address[1] == AddressMode::Repeat && !h.is_power_of_two() {
@@ -148,6 +184,13 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
         } else {
             [0; 3]
         },
+        dref: depth.then(|| {
+            [0; 4].map(|_| match rng.u() % 3 {
+                0 => rng.pick(&DEPTHS),
+                1 => f32::from(rng.pick(&D16_CODES)) / 65_535.0,
+                _ => rng.pick(&[-0.5f32, 1.5, f32::INFINITY]),
+            })
+        }),
         ..Default::default()
     };
     // A screen region mapped with a random scale (magnified to 64:1
