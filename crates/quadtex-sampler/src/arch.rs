@@ -519,6 +519,18 @@ pub(crate) mod x86 {
             Fy(avx!(_mm256_fmadd_ps(e, r, q)))
         }
         #[inline(always)]
+        fn f16_lo(self) -> Fy {
+            // The eight low halves packed into 128 bits, then F16C.
+            let v = avx!(_mm256_and_si256(self.0, _mm256_set1_epi32(0xffff)));
+            let packed = avx!(_mm256_packus_epi32(v, v));
+            let ordered = avx!(_mm256_permute4x64_epi64::<0b1000>(packed));
+            Fy(avx!(_mm256_cvtph_ps(_mm256_castsi256_si128(ordered))))
+        }
+        #[inline(always)]
+        fn f16_hi(self) -> Fy {
+            Iy(avx!(_mm256_srli_epi32::<16>(self.0))).f16_lo()
+        }
+        #[inline(always)]
         fn nonzero(self) -> My {
             let z = avx!(_mm256_cmpeq_epi32(self.0, _mm256_setzero_si256()));
             My(avx!(_mm256_xor_si256(z, _mm256_set1_epi32(-1))))
@@ -882,6 +894,16 @@ pub(crate) mod x86 {
             let q = avx!(_mm512_mul_ps(c, r));
             let e = avx!(_mm512_fnmadd_ps(q, _mm512_set1_ps(255.0), c));
             Fz(avx!(_mm512_fmadd_ps(e, r, q)))
+        }
+        #[inline(always)]
+        fn f16_lo(self) -> Fz {
+            Fz(avx!(_mm512_cvtph_ps(_mm512_cvtepi32_epi16(self.0))))
+        }
+        #[inline(always)]
+        fn f16_hi(self) -> Fz {
+            Fz(avx!(_mm512_cvtph_ps(_mm512_cvtepi32_epi16(
+                _mm512_srli_epi32::<16>(self.0)
+            ))))
         }
         #[inline(always)]
         fn nonzero(self) -> Mz {

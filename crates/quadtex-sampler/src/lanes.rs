@@ -146,6 +146,10 @@ pub(crate) trait Iv:
     fn write(self, out: &mut [i32]);
     /// Whether each lane is not zero.
     fn nonzero(self) -> Self::M;
+    /// The low 16 bits of every lane as an IEEE half, exactly as f32.
+    fn f16_lo(self) -> Self::F;
+    /// The high 16 bits of every lane as an IEEE half, exactly as f32.
+    fn f16_hi(self) -> Self::F;
 }
 
 /// Lane conditions.
@@ -344,6 +348,16 @@ impl<const N: usize> Iv for I<N> {
     #[inline(always)]
     fn nonzero(self) -> M<N> {
         M(self.0.map(|x| -i32::from(x != 0)))
+    }
+    #[inline(always)]
+    fn f16_lo(self) -> F<N> {
+        F(self.0.map(|x| half::f16::from_bits(x as u16).to_f32()))
+    }
+    #[inline(always)]
+    fn f16_hi(self) -> F<N> {
+        F(self
+            .0
+            .map(|x| half::f16::from_bits((x as u32 >> 16) as u16).to_f32()))
     }
 }
 
@@ -585,7 +599,7 @@ mod level_tests {
     impl LaneKernel for Ops {
         type Out = Vec<[u32; 16]>;
         fn run<L: Lanes>(self, l: L) -> Vec<[u32; 16]> {
-            let mut out = vec![[0u32; 16]; 34];
+            let mut out = vec![[0u32; 16]; 36];
             for base in (0..16).step_by(L::N) {
                 let (a, b) = (l.load(&self.a[base..]), l.load(&self.b[base..]));
                 let k = l.load_i(&self.k[base..]);
@@ -618,6 +632,8 @@ mod level_tests {
                     k.unorm8(),
                     k.shr(8).unorm8(),
                     k.nonzero().select(a, b),
+                    k.f16_lo(),
+                    k.f16_hi(),
                 ];
                 let is = [
                     k + ki,

@@ -98,6 +98,10 @@ enum TexelKind {
     Depth32,
     /// D16_UNORM, compared with the reference.
     Depth16,
+    /// R32_SFLOAT.
+    R32f,
+    /// R16G16B16A16_SFLOAT.
+    Rgba16f,
 }
 
 /// One view-relative level as the kernel addresses it.
@@ -132,8 +136,12 @@ pub(crate) struct Plan<'a> {
     layer_round: LayerRound,
     /// How texels read.
     texel: TexelKind,
-    /// log2 of the bytes per texel (2 for 8-bit RGBA and D32, 1 for D16).
+    /// log2 of the bytes per texel (1 for D16, 3 for RGBA16F, 2 else).
     texel_shift: i32,
+    /// Texels that may be negative, -0, infinite or NaN (the float
+    /// formats): zero-weight terms are skipped as the reference skips
+    /// them, instead of added as +0.
+    signed: bool,
     bgra: bool,
     srgb: bool,
     /// The depth compare and its reference per lane of a quad (clamped
@@ -184,12 +192,14 @@ impl<'a> Plan<'a> {
             TextureFormat::Bgra8Srgb => (TexelKind::Rgba8, true, true),
             TextureFormat::Depth32Float => (TexelKind::Depth32, false, false),
             TextureFormat::Depth16Unorm => (TexelKind::Depth16, false, false),
+            TextureFormat::R32Float => (TexelKind::R32f, false, false),
+            TextureFormat::Rgba16Float => (TexelKind::Rgba16f, false, false),
             _ => return Err(Fallback::Format),
         };
         // Depth formats only with a compare (a depth texel is compared
         // before any filtering, `Ctx::texel`); colour formats without.
         let compare = match (texel, args.dref) {
-            (TexelKind::Rgba8, None) => None,
+            (TexelKind::Rgba8 | TexelKind::R32f | TexelKind::Rgba16f, None) => None,
             (TexelKind::Depth32 | TexelKind::Depth16, Some(d)) => {
                 let op = smp.compare.unwrap_or(CompareOp::Always);
                 let unorm = texel == TexelKind::Depth16;
@@ -197,7 +207,11 @@ impl<'a> Plan<'a> {
             }
             _ => return Err(Fallback::Format),
         };
-        let texel_shift = if texel == TexelKind::Depth16 { 1 } else { 2 };
+        let texel_shift = match texel {
+            TexelKind::Depth16 => 1,
+            TexelKind::Rgba16f => 3,
+            _ => 2,
+        };
         // (`ctx.format` is the view's: sRGB decode off gives the UNORM
         // twin.)
         if view.texture.residency().is_some() {
@@ -290,6 +304,7 @@ impl<'a> Plan<'a> {
             layer_round: p.layer_round,
             texel,
             texel_shift,
+            signed: matches!(texel, TexelKind::R32f | TexelKind::Rgba16f),
             bgra,
             srgb,
             compare,
@@ -678,20 +693,36 @@ fn filter_level<L: Lanes>(
                 let d = (words & l.i(0xffff)).to_f32().div(l.f(65_535.0));
                 [compare(l, op, dref, d), l.f(0.0), l.f(0.0), l.f(1.0)]
             }
+            (TexelKind::R32f, _) => [words.as_f32_bits(), l.f(0.0), l.f(0.0), l.f(1.0)],
+            (TexelKind::Rgba16f, _) => {
+                let high = l.words(p.bytes, lv.offset + (x + y).shl(p.texel_shift) + l.i(4));
+                [words.f16_lo(), words.f16_hi(), high.f16_lo(), high.f16_hi()]
+            }
             _ => decode(l, p, words),
         }
     };
-    if p.nearest {
+    if p.nearest && !p.signed {
         return Some(read(xs[0], ys[0]));
     }
     let channels = if p.compare.is_some() { 1 } else { 4 };
     let mut acc = [l.f(-0.0); 4];
     for ky in 0..2 {
         for kx in 0..2 {
+            if p.nearest && (kx, ky) != (0, 0) {
+                continue;
+            }
             let w = wts[0][kx] * wts[1][ky];
             let v = read(xs[kx], ys[ky]);
-            for c in 0..channels {
-                acc[c] = acc[c] + w * v[c];
+            if p.signed {
+                // `filter_level` skips zero-weight terms.
+                let live = w.eq(l.f(0.0)).not();
+                for c in 0..channels {
+                    acc[c] = live.select(acc[c] + w * v[c], acc[c]);
+                }
+            } else {
+                for c in 0..channels {
+                    acc[c] = acc[c] + w * v[c];
+                }
             }
         }
     }
@@ -776,7 +807,23 @@ fn pixels<L: Lanes>(
     // zero-weight level adds +0, as in `filter_level`).
     let (w0, w1) = (l.spread(lod.w_hi, k), l.spread(lod.w_lo, k));
     let mut acc = [l.f(0.0); 4];
-    if w1.eq(l.f(0.0)).all() {
+    if p.signed {
+        // `sample_lane` skips zero-weight levels.
+        let (live0, live1) = (w0.eq(l.f(0.0)).not(), w1.eq(l.f(0.0)).not());
+        for c in 0..4 {
+            let a = live0.select(l.f(-0.0) + w0 * v0[c], l.f(-0.0));
+            acc[c] = a;
+        }
+        if !w1.eq(l.f(0.0)).all() {
+            let lv1 = level_lanes(l, p, l.spread_i(lod.lo, k), layer);
+            let Some(v1) = filter_level(l, p, &lv1, linear, (s, t), dref) else {
+                return false;
+            };
+            for c in 0..4 {
+                acc[c] = live1.select(acc[c] + w1 * v1[c], acc[c]);
+            }
+        }
+    } else if w1.eq(l.f(0.0)).all() {
         for c in 0..4 {
             acc[c] = l.f(-0.0) + w0 * v0[c];
         }
