@@ -185,27 +185,45 @@ impl<'a> QuadSampler<'a> {
                 self.planar_quads += done;
                 q += done;
             }
-            // A group the kernel handed back, or the remainder.
+            // A group the kernel handed back, or the remainder (everything
+            // when the kernel does not take the call): the other batched
+            // paths, a chunk of quads at a time.
             let end = if plan.is_some() {
                 (q + group).min(n)
             } else {
                 n
             };
-            for qi in q..end {
-                let at = |c: &[f32], l: usize| c.get(4 * qi + l).copied().unwrap_or(0.0);
-                let quad = Quad::new([0, 1, 2, 3].map(|l| {
-                    [
-                        at(coords.s, l),
-                        at(coords.t, l),
-                        at(coords.r, l),
-                        at(coords.a, l),
-                    ]
-                }));
-                let rgba = rgba_of(&self.sample(args, &quad));
-                for (l, v) in rgba.iter().enumerate() {
-                    let i = 4 * qi + l;
-                    (out.r[i], out.g[i], out.b[i], out.a[i]) = (v[0], v[1], v[2], v[3]);
+            const CHUNK: usize = 64;
+            let mut quads = [Quad::new([[0.0; 4]; 4]); CHUNK];
+            let mut rgba = [[[0.0f32; 4]; 4]; CHUNK];
+            let mut at = q;
+            while at < end {
+                let m = (end - at).min(CHUNK);
+                for (k, quad) in quads[..m].iter_mut().enumerate() {
+                    let qi = at + k;
+                    let lane = |c: &[f32], l: usize| c.get(4 * qi + l).copied().unwrap_or(0.0);
+                    *quad = Quad::new([0, 1, 2, 3].map(|l| {
+                        [
+                            lane(coords.s, l),
+                            lane(coords.t, l),
+                            lane(coords.r, l),
+                            lane(coords.a, l),
+                        ]
+                    }));
                 }
+                self.sample_quads_rgba_at_width(
+                    batch::NATIVE_QUADS * 4,
+                    args,
+                    &quads[..m],
+                    &mut rgba[..m],
+                );
+                for (k, px) in rgba[..m].iter().enumerate() {
+                    for (l, v) in px.iter().enumerate() {
+                        let i = 4 * (at + k) + l;
+                        (out.r[i], out.g[i], out.b[i], out.a[i]) = (v[0], v[1], v[2], v[3]);
+                    }
+                }
+                at += m;
             }
             q = end;
         }
