@@ -89,8 +89,10 @@ pub enum Fallback {
     Layout,
 }
 
-/// How the kernel reads a texel.
+/// How the kernel reads a texel (its discriminant is the kernel's `K`
+/// parameter: one compiled kernel per kind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 enum TexelKind {
     /// 8-bit RGBA or BGRA, UNORM or sRGB.
     Rgba8,
@@ -138,10 +140,6 @@ pub(crate) struct Plan<'a> {
     texel: TexelKind,
     /// log2 of the bytes per texel (1 for D16, 3 for RGBA16F, 2 else).
     texel_shift: i32,
-    /// Texels that may be negative, -0, infinite or NaN (the float
-    /// formats): zero-weight terms are skipped as the reference skips
-    /// them, instead of added as +0.
-    signed: bool,
     bgra: bool,
     srgb: bool,
     /// The depth compare and its reference per lane of a quad (clamped
@@ -304,7 +302,6 @@ impl<'a> Plan<'a> {
             layer_round: p.layer_round,
             texel,
             texel_shift,
-            signed: matches!(texel, TexelKind::R32f | TexelKind::Rgba16f),
             bgra,
             srgb,
             compare,
@@ -367,19 +364,33 @@ struct Groups<'p, 'a, 'c, 'd, 'o, 'e> {
     quads: usize,
 }
 
-impl LaneKernel for Groups<'_, '_, '_, '_, '_, '_> {
-    type Out = usize;
-
+impl Groups<'_, '_, '_, '_, '_, '_> {
+    /// The groups through the kernel for texel kind `K`.
     #[inline(always)]
-    fn run<L: Lanes>(self, l: L) -> usize {
+    fn groups<L: Lanes, const K: u8>(self, l: L) -> usize {
         let mut q = self.first;
         while q + L::N <= self.quads {
-            if !group(l, self.plan, self.coords, self.out, q) {
+            if !group::<L, K>(l, self.plan, self.coords, self.out, q) {
                 break;
             }
             q += L::N;
         }
         q - self.first
+    }
+}
+
+impl LaneKernel for Groups<'_, '_, '_, '_, '_, '_> {
+    type Out = usize;
+
+    #[inline(always)]
+    fn run<L: Lanes>(self, l: L) -> usize {
+        match self.plan.texel {
+            TexelKind::Rgba8 => self.groups::<L, RGBA8>(l),
+            TexelKind::Depth32 => self.groups::<L, DEPTH32>(l),
+            TexelKind::Depth16 => self.groups::<L, DEPTH16>(l),
+            TexelKind::R32f => self.groups::<L, R32F>(l),
+            TexelKind::Rgba16f => self.groups::<L, RGBA16F>(l),
+        }
     }
 }
 
@@ -614,11 +625,50 @@ fn decode<L: Lanes>(l: L, p: &Plan<'_>, words: L::I) -> [L::F; 4] {
     }
 }
 
+/// [`TexelKind`] discriminants as the kernels' `K`.
+const RGBA8: u8 = TexelKind::Rgba8 as u8;
+const DEPTH32: u8 = TexelKind::Depth32 as u8;
+const DEPTH16: u8 = TexelKind::Depth16 as u8;
+const R32F: u8 = TexelKind::R32f as u8;
+const RGBA16F: u8 = TexelKind::Rgba16f as u8;
+
+/// The texel at block index `blk` of level `lv` on every lane: decoded,
+/// or compared with `dref` (R only; `Ctx::texel`).
+#[inline(always)]
+fn read<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    lv: &LevelLanes<L>,
+    blk: L::I,
+    dref: L::F,
+) -> [L::F; 4] {
+    let at = lv.offset + blk.shl(p.texel_shift);
+    let words = l.words(p.bytes, at);
+    match (K, p.compare) {
+        (DEPTH32, Some((op, _))) => [
+            compare(l, op, dref, words.as_f32_bits()),
+            l.f(0.0),
+            l.f(0.0),
+            l.f(1.0),
+        ],
+        (DEPTH16, Some((op, _))) => {
+            let d = (words & l.i(0xffff)).to_f32().div(l.f(65_535.0));
+            [compare(l, op, dref, d), l.f(0.0), l.f(0.0), l.f(1.0)]
+        }
+        (R32F, _) => [words.as_f32_bits(), l.f(0.0), l.f(0.0), l.f(1.0)],
+        (RGBA16F, _) => {
+            let high = l.words(p.bytes, at + l.i(4));
+            [words.f16_lo(), words.f16_hi(), high.f16_lo(), high.f16_hi()]
+        }
+        _ => decode(l, p, words),
+    }
+}
+
 /// One level's nearest-or-bilinear filter (`Ctx::filter_level`) of `N`
 /// pixels at `(s, t)`, `linear` per lane. `None` when a lane's texel index
 /// is not exact in i32 (NaN, infinite, beyond 2^24).
 #[inline(always)]
-fn filter_level<L: Lanes>(
+fn filter_level<L: Lanes, const K: u8>(
     l: L,
     p: &Plan<'_>,
     lv: &LevelLanes<L>,
@@ -657,7 +707,6 @@ fn filter_level<L: Lanes>(
     // `yz_blocks`).
     let (tw, th, common) = (lv.tw, lv.th, lv.common);
     let one = l.i(1);
-    let tmask = |bits: L::I| one.shl_v(bits) - one;
     let mut xs = [l.i(0); 2];
     let mut ys = [l.i(0); 2];
     // Nearest everywhere: one texel, weight one (`-0.0 + 1 * v` is `v`
@@ -665,13 +714,13 @@ fn filter_level<L: Lanes>(
     let taps = if p.nearest { 1 } else { 2 };
     for tap in 0..taps {
         let x = idx[0][tap];
-        let inner = x & tmask(tw);
-        let low = part1by1(l, inner & tmask(common));
+        let inner = x & (one.shl_v(tw) - one);
+        let low = part1by1(l, inner & (one.shl_v(common) - one));
         let high = inner.shr_v(common).shl_v(common + common);
         xs[tap] = x.shr_v(tw).shl_v(tw + th) + (low | high);
         let y = idx[1][tap];
-        let inner = y & tmask(th);
-        let low = part1by1(l, inner & tmask(common)).shl(1);
+        let inner = y & (one.shl_v(th) - one);
+        let low = part1by1(l, inner & (one.shl_v(common) - one)).shl(1);
         let high = inner.shr_v(common).shl_v(common + common);
         ys[tap] = (y.shr_v(th) * lv.tiles_x).shl_v(tw + th) + (low | high);
     }
@@ -679,30 +728,12 @@ fn filter_level<L: Lanes>(
     // UNORM (never negative), so a zero-weight term adds +0 and leaves the
     // same bits as the reference's skipped term once a weighted term is in
     // (the weights sum to one).
-    // The texel at a footprint corner: decoded, or compared (R only).
-    let read = |x: L::I, y: L::I| {
-        let words = l.words(p.bytes, lv.offset + (x + y).shl(p.texel_shift));
-        match (p.texel, p.compare) {
-            (TexelKind::Depth32, Some((op, _))) => [
-                compare(l, op, dref, words.as_f32_bits()),
-                l.f(0.0),
-                l.f(0.0),
-                l.f(1.0),
-            ],
-            (TexelKind::Depth16, Some((op, _))) => {
-                let d = (words & l.i(0xffff)).to_f32().div(l.f(65_535.0));
-                [compare(l, op, dref, d), l.f(0.0), l.f(0.0), l.f(1.0)]
-            }
-            (TexelKind::R32f, _) => [words.as_f32_bits(), l.f(0.0), l.f(0.0), l.f(1.0)],
-            (TexelKind::Rgba16f, _) => {
-                let high = l.words(p.bytes, lv.offset + (x + y).shl(p.texel_shift) + l.i(4));
-                [words.f16_lo(), words.f16_hi(), high.f16_lo(), high.f16_hi()]
-            }
-            _ => decode(l, p, words),
-        }
-    };
-    if p.nearest && !p.signed {
-        return Some(read(xs[0], ys[0]));
+    // Texels that may be negative, -0, infinite or NaN (the float formats):
+    // zero-weight terms are skipped as the reference skips them, instead
+    // of added as +0.
+    let signed = K == R32F || K == RGBA16F;
+    if p.nearest && !signed {
+        return Some(read::<L, K>(l, p, lv, xs[0] + ys[0], dref));
     }
     let channels = if p.compare.is_some() { 1 } else { 4 };
     let mut acc = [l.f(-0.0); 4];
@@ -712,8 +743,8 @@ fn filter_level<L: Lanes>(
                 continue;
             }
             let w = wts[0][kx] * wts[1][ky];
-            let v = read(xs[kx], ys[ky]);
-            if p.signed {
+            let v = read::<L, K>(l, p, lv, xs[kx] + ys[ky], dref);
+            if signed {
                 // `filter_level` skips zero-weight terms.
                 let live = w.eq(l.f(0.0)).not();
                 for c in 0..channels {
@@ -745,7 +776,7 @@ fn layers<L: Lanes>(l: L, p: &Plan<'_>, a: L::F) -> L::I {
 /// `N` at a time. `false`: the group is not for this kernel (some planes
 /// may have been written; the caller writes the whole group again).
 #[inline(always)]
-fn group<L: Lanes>(
+fn group<L: Lanes, const K: u8>(
     l: L,
     p: &Plan<'_>,
     coords: &QuadCoords<'_>,
@@ -753,16 +784,29 @@ fn group<L: Lanes>(
     q0: usize,
 ) -> bool {
     let base = 4 * q0;
-    let at = |k: usize| base + k * L::N;
-    let s = [0, 1, 2, 3].map(|k| l.load(&coords.s[at(k)..]));
-    let t = [0, 1, 2, 3].map(|k| l.load(&coords.t[at(k)..]));
+    // Written out (a closure through `array::map` may stay a function of
+    // its own, compiled without the level's features).
+    let n = L::N;
+    let (cs, ct) = (coords.s, coords.t);
+    let s = [
+        l.load(&cs[base..]),
+        l.load(&cs[base + n..]),
+        l.load(&cs[base + 2 * n..]),
+        l.load(&cs[base + 3 * n..]),
+    ];
+    let t = [
+        l.load(&ct[base..]),
+        l.load(&ct[base + n..]),
+        l.load(&ct[base + 2 * n..]),
+        l.load(&ct[base + 3 * n..]),
+    ];
     let lod = quad_lod(l, p, &s, &t);
     // Written out: an iterator adapter would be a function of its own,
     // compiled without the level's target features.
-    pixels(l, p, coords, out, &lod, (s[0], t[0]), at(0), 0)
-        && pixels(l, p, coords, out, &lod, (s[1], t[1]), at(1), 1)
-        && pixels(l, p, coords, out, &lod, (s[2], t[2]), at(2), 2)
-        && pixels(l, p, coords, out, &lod, (s[3], t[3]), at(3), 3)
+    pixels::<L, K>(l, p, coords, out, &lod, (s[0], t[0]), base, 0)
+        && pixels::<L, K>(l, p, coords, out, &lod, (s[1], t[1]), base + L::N, 1)
+        && pixels::<L, K>(l, p, coords, out, &lod, (s[2], t[2]), base + 2 * L::N, 2)
+        && pixels::<L, K>(l, p, coords, out, &lod, (s[3], t[3]), base + 3 * L::N, 3)
 }
 
 /// Pixels `base..base + N` (vector `k` of the group's four, `N / 4` whole
@@ -771,7 +815,7 @@ fn group<L: Lanes>(
 /// planes written.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn pixels<L: Lanes>(
+fn pixels<L: Lanes, const K: u8>(
     l: L,
     p: &Plan<'_>,
     coords: &QuadCoords<'_>,
@@ -800,14 +844,14 @@ fn pixels<L: Lanes>(
     };
     let hi = l.spread_i(lod.hi, k);
     let lv = level_lanes(l, p, hi, layer);
-    let Some(v0) = filter_level(l, p, &lv, linear, (s, t), dref) else {
+    let Some(v0) = filter_level::<L, K>(l, p, &lv, linear, (s, t), dref) else {
         return false;
     };
     // `sample_lane`: -0.0 plus each weighted level (UNORM values: a
     // zero-weight level adds +0, as in `filter_level`).
     let (w0, w1) = (l.spread(lod.w_hi, k), l.spread(lod.w_lo, k));
     let mut acc = [l.f(0.0); 4];
-    if p.signed {
+    if K == R32F || K == RGBA16F {
         // `sample_lane` skips zero-weight levels.
         let (live0, live1) = (w0.eq(l.f(0.0)).not(), w1.eq(l.f(0.0)).not());
         for c in 0..4 {
@@ -816,7 +860,7 @@ fn pixels<L: Lanes>(
         }
         if !w1.eq(l.f(0.0)).all() {
             let lv1 = level_lanes(l, p, l.spread_i(lod.lo, k), layer);
-            let Some(v1) = filter_level(l, p, &lv1, linear, (s, t), dref) else {
+            let Some(v1) = filter_level::<L, K>(l, p, &lv1, linear, (s, t), dref) else {
                 return false;
             };
             for c in 0..4 {
@@ -829,7 +873,7 @@ fn pixels<L: Lanes>(
         }
     } else {
         let lv1 = level_lanes(l, p, l.spread_i(lod.lo, k), layer);
-        let Some(v1) = filter_level(l, p, &lv1, linear, (s, t), dref) else {
+        let Some(v1) = filter_level::<L, K>(l, p, &lv1, linear, (s, t), dref) else {
             return false;
         };
         for c in 0..4 {
