@@ -15,8 +15,8 @@
 //! it one value per quad), then filters the quads' pixels `N` at a time.
 //!
 //! It covers the common family: 2D and 2D-array views of 8-bit RGBA / BGRA
-//! UNORM and sRGB formats, and of D32_SFLOAT and D16_UNORM with a depth
-//! compare (PCF), normalized coordinates, nearest or linear filters with
+//! UNORM and sRGB formats, R32_SFLOAT and R16G16B16A16_SFLOAT, and of
+//! D32_SFLOAT and D16_UNORM with a depth compare (PCF), normalized coordinates, nearest or linear filters with
 //! any mipmap mode, `repeat` (power-of-two levels) and `clamp_to_edge`, no
 //! anisotropy, weighted-average reduction,
 //! implicit LOD with coarse derivatives or the base level, texel offsets,
@@ -73,9 +73,9 @@ pub struct PlanarOut<'a> {
 pub enum Fallback {
     /// Not a 2D or 2D-array view.
     Kind,
-    /// Not an 8-bit RGBA or BGRA UNORM / sRGB format, nor D32_SFLOAT or
-    /// D16_UNORM with a depth compare (or a compare on a colour format),
-    /// or a residency map.
+    /// Not an 8-bit RGBA or BGRA UNORM / sRGB format, R32_SFLOAT or
+    /// R16G16B16A16_SFLOAT, nor D32_SFLOAT or D16_UNORM with a depth
+    /// compare (or a compare on a colour format), or a residency map.
     Format,
     /// Unnormalized coordinates, anisotropy or a min/max reduction.
     Sampler,
@@ -724,13 +724,12 @@ fn filter_level<L: Lanes, const K: u8>(
         let high = inner.shr_v(common).shl_v(common + common);
         ys[tap] = (y.shr_v(th) * lv.tiles_x).shl_v(tw + th) + (low | high);
     }
-    // `filter_level`'s order: ky outer, kx inner, from -0.0. Texels are
-    // UNORM (never negative), so a zero-weight term adds +0 and leaves the
-    // same bits as the reference's skipped term once a weighted term is in
-    // (the weights sum to one).
-    // Texels that may be negative, -0, infinite or NaN (the float formats):
-    // zero-weight terms are skipped as the reference skips them, instead
-    // of added as +0.
+    // `filter_level`'s order: ky outer, kx inner, from -0.0. UNORM texels
+    // and compare results are never negative, so a zero-weight term adds
+    // +0 and leaves the same bits as the reference's skipped term once a
+    // weighted term is in (the weights sum to one). Texels that may be
+    // negative, -0, infinite or NaN (the float formats) skip zero-weight
+    // terms as the reference does.
     let signed = K == R32F || K == RGBA16F;
     if p.nearest && !signed {
         return Some(read::<L, K>(l, p, lv, xs[0] + ys[0], dref));
