@@ -14,6 +14,9 @@
 //! equal. [`load_u32`] checks the bounds of every lane itself before it
 //! gathers, so its safety rests on no caller.
 
+// The crate denies `unsafe_code` everywhere but here.
+#![allow(unsafe_code)]
+
 use crate::lanes::{Lanes, Portable};
 
 /// Per lane, the little-endian 32-bit word at `bytes[base + offs[l]..][..4]`

@@ -11,6 +11,8 @@
 //! [`cpu`] picks when the program runs. What a texture *is* lives in
 //! `quadtex-format`.
 
+#![deny(unsafe_code)]
+
 mod arch;
 mod batch;
 pub mod cpu;
