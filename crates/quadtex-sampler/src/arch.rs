@@ -366,6 +366,18 @@ pub(crate) mod x86 {
             let idx = avx!(_mm256_setr_epi32(q, q, q, q, q + 1, q + 1, q + 1, q + 1));
             Iy(avx!(_mm256_permutevar8x32_epi32(x.0, idx)))
         }
+        #[inline(always)]
+        fn quad_perm(self, x: Fy, p: [u8; 4]) -> Fy {
+            // A quad is one 128-bit half: `vpermilps` permutes within it.
+            let (a, b, c, d) = (
+                i32::from(p[0] & 3),
+                i32::from(p[1] & 3),
+                i32::from(p[2] & 3),
+                i32::from(p[3] & 3),
+            );
+            let idx = avx!(_mm256_setr_epi32(a, b, c, d, a, b, c, d));
+            Fy(avx!(_mm256_permutevar_ps(x.0, idx)))
+        }
     }
 
     impl Fy {
@@ -750,6 +762,20 @@ pub(crate) mod x86 {
                 q + 3
             ));
             Iz(avx!(_mm512_permutexvar_epi32(idx, x.0)))
+        }
+        #[inline(always)]
+        fn quad_perm(self, x: Fz, p: [u8; 4]) -> Fz {
+            // A quad is one 128-bit quarter: `vpermilps` permutes within it.
+            let (a, b, c, d) = (
+                i32::from(p[0] & 3),
+                i32::from(p[1] & 3),
+                i32::from(p[2] & 3),
+                i32::from(p[3] & 3),
+            );
+            let idx = avx!(_mm512_setr_epi32(
+                a, b, c, d, a, b, c, d, a, b, c, d, a, b, c, d
+            ));
+            Fz(avx!(_mm512_permutevar_ps(x.0, idx)))
         }
     }
 

@@ -63,6 +63,9 @@ pub(crate) trait Lanes: Copy {
     fn spread(self, x: Self::F, k: usize) -> Self::F;
     /// [`Lanes::spread`] of i32 lanes.
     fn spread_i(self, x: Self::I, k: usize) -> Self::I;
+    /// Within every quad (lanes `4q..4q + 4`), lane `l` gets the quad's
+    /// lane `p[l]` (`p[l] < 4`).
+    fn quad_perm(self, x: Self::F, p: [u8; 4]) -> Self::F;
 }
 
 /// f32 lanes.
@@ -226,6 +229,12 @@ impl<const N: usize> Lanes for Portable<N> {
     #[inline(always)]
     fn spread_i(self, x: I<N>, k: usize) -> I<N> {
         I(std::array::from_fn(|i| x.0[k * (N / 4) + i / 4]))
+    }
+    #[inline(always)]
+    fn quad_perm(self, x: F<N>, p: [u8; 4]) -> F<N> {
+        F(std::array::from_fn(|i| {
+            x.0[(i & !3) + usize::from(p[i & 3] & 3)]
+        }))
     }
 }
 
@@ -743,9 +752,24 @@ mod level_tests {
                     out.extend_from_slice(&t[..L::N]);
                 }
             }
+            for p in PERMS {
+                let mut t = [0.0f32; 16];
+                l.store(l.quad_perm(v[1], p), &mut t);
+                out.extend_from_slice(&t[..L::N]);
+            }
             out
         }
     }
+
+    /// Quad permutations `quad_perm` is tested with: the fine-derivative
+    /// neighbours and a reversal.
+    const PERMS: [[u8; 4]; 5] = [
+        [1, 1, 3, 3],
+        [0, 0, 2, 2],
+        [2, 3, 2, 3],
+        [0, 1, 0, 1],
+        [3, 2, 1, 0],
+    ];
 
     #[test]
     fn quad_shuffles_match_their_definition_at_every_level() {
@@ -764,6 +788,9 @@ mod level_tests {
                     want.extend_from_slice(&sp);
                     want.extend_from_slice(&sp);
                 }
+            }
+            for p in PERMS {
+                want.extend((0..n).map(|i| v[1][(i & !3) + p[i & 3] as usize]));
             }
             assert_eq!(got, want, "{level:?}");
         }

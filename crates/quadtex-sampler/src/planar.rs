@@ -11,15 +11,17 @@
 //! SIMD level ([`crate::cpu`]) and chosen at run time. It follows
 //! [`crate::reference`] operation for operation, so its results are the
 //! reference's bits. Per group of `N` quads it computes the level of
-//! detail once per quad (`N` quads on the lanes: coarse derivatives make
-//! it one value per quad), then filters the quads' pixels `N` at a time.
+//! detail once per quad under coarse derivatives (`N` quads on the lanes:
+//! coarse derivatives make it one value per quad) or per pixel under fine
+//! ones, then filters the quads' pixels `N` at a time.
 //!
 //! It covers the common family: 2D and 2D-array views of 8-bit RGBA / BGRA
 //! UNORM and sRGB formats, R32_SFLOAT and R16G16B16A16_SFLOAT, and of
 //! D32_SFLOAT and D16_UNORM with a depth compare (PCF), normalized coordinates, nearest or linear filters with
 //! any mipmap mode, `repeat` (power-of-two levels) and `clamp_to_edge`, no
 //! anisotropy, weighted-average reduction,
-//! implicit LOD with coarse derivatives or the base level, texel offsets,
+//! implicit LOD with coarse or fine derivatives or the base level, texel
+//! offsets,
 //! in both precision modes (f32 or fixed-point weights and LOD fractions).
 //! [`crate::QuadSampler::planar_fallback`] says why anything else is not for
 //! it ([`Fallback`]); a
@@ -82,7 +84,7 @@ pub enum Fallback {
     /// An address mode other than `repeat` and `clamp_to_edge`, or
     /// `repeat` on a level that is not a power of two.
     Address,
-    /// Fine derivatives, explicit gradients, per-lane levels or biases.
+    /// Explicit gradients, levels or biases.
     Lod,
     /// More than 16 levels, tiles wider than 16 texels, layers that are
     /// not evenly spaced, or a texture past 2 GiB.
@@ -156,6 +158,8 @@ pub(crate) struct Plan<'a> {
     base_hf: f32,
     /// `lambda = 0` (`Lod::Base`) instead of the derivatives.
     base_lod: bool,
+    /// Fine derivatives: lambda per pixel rather than per quad.
+    fine: bool,
     bias: f32,
     min_lod: f32,
     max_lod: f32,
@@ -221,11 +225,12 @@ impl<'a> Plan<'a> {
         {
             return Err(Fallback::Sampler);
         }
-        let base_lod = match args.lod {
-            Lod::Implicit if args.derivatives.unwrap_or(p.derivatives) == Derivatives::Coarse => {
-                false
-            }
-            Lod::Base => true,
+        let (base_lod, fine) = match args.lod {
+            Lod::Implicit => (
+                false,
+                args.derivatives.unwrap_or(p.derivatives) == Derivatives::Fine,
+            ),
+            Lod::Base => (true, false),
             _ => return Err(Fallback::Lod),
         };
         let tex = &view.texture;
@@ -314,6 +319,7 @@ impl<'a> Plan<'a> {
             base_wf: ctx.base[0] as f32,
             base_hf: ctx.base[1] as f32,
             base_lod,
+            fine,
             bias: p.clamp_bias(smp.mip_lod_bias + 0.0),
             min_lod: smp.min_lod,
             max_lod: smp.max_lod,
@@ -482,27 +488,61 @@ struct QuadLod<L: Lanes> {
     linear: L::M,
 }
 
-/// `Ctx::select` for the `N` quads whose coordinates `s` and `t` hold
-/// (four vectors, quad `q` in lanes `4q..4q + 4` of their concatenation),
-/// one quad per lane: coarse derivatives give every lane of a quad the
-/// quad's, so its lambda, computed once.
+/// Lambda before bias (`Ctx::footprint`, `footprint_lambda` without
+/// anisotropy) from the derivatives of `s` and `t` on every lane.
 #[inline(always)]
-fn quad_lod<L: Lanes>(l: L, p: &Plan<'_>, s: &[L::F; 4], t: &[L::F; 4]) -> QuadLod<L> {
-    let lambda_base = if p.base_lod {
-        l.f(0.0)
-    } else {
-        // `quad_derivatives` (coarse), `Ctx::footprint`, `footprint_lambda`
-        // without anisotropy.
-        let (s0, s1, s2) = (l.quads_lane(s, 0), l.quads_lane(s, 1), l.quads_lane(s, 2));
-        let (t0, t1, t2) = (l.quads_lane(t, 0), l.quads_lane(t, 1), l.quads_lane(t, 2));
-        let (w, h) = (l.f(p.base_wf), l.f(p.base_hf));
-        let (jx0, jx1) = ((s1 - s0) * w, (t1 - t0) * h);
-        let (jy0, jy1) = ((s2 - s0) * w, (t2 - t0) * h);
-        let zero = l.f(0.0);
-        let a = jx0 * jx0 + jx1 * jx1 + zero;
-        let c = jy0 * jy0 + jy1 * jy1 + zero;
-        log2(l, a.sqrt().max(c.sqrt()))
-    };
+fn lambda_of<L: Lanes>(
+    l: L,
+    p: &Plan<'_>,
+    (dsx, dtx): (L::F, L::F),
+    (dsy, dty): (L::F, L::F),
+) -> L::F {
+    let (w, h) = (l.f(p.base_wf), l.f(p.base_hf));
+    let (jx0, jx1) = (dsx * w, dtx * h);
+    let (jy0, jy1) = (dsy * w, dty * h);
+    let zero = l.f(0.0);
+    let a = jx0 * jx0 + jx1 * jx1 + zero;
+    let c = jy0 * jy0 + jy1 * jy1 + zero;
+    log2(l, a.sqrt().max(c.sqrt()))
+}
+
+/// Lambda before bias for the `N` quads whose coordinates `s` and `t`
+/// hold (four vectors, quad `q` in lanes `4q..4q + 4` of their
+/// concatenation), one quad per lane: coarse derivatives
+/// (`quad_derivatives`) give every lane of a quad the quad's, so its
+/// lambda, computed once; `0` for the base level.
+#[inline(always)]
+fn coarse_lambda<L: Lanes>(l: L, p: &Plan<'_>, s: &[L::F; 4], t: &[L::F; 4]) -> L::F {
+    if p.base_lod {
+        return l.f(0.0);
+    }
+    let (s0, s1, s2) = (l.quads_lane(s, 0), l.quads_lane(s, 1), l.quads_lane(s, 2));
+    let (t0, t1, t2) = (l.quads_lane(t, 0), l.quads_lane(t, 1), l.quads_lane(t, 2));
+    lambda_of(l, p, (s1 - s0, t1 - t0), (s2 - s0, t2 - t0))
+}
+
+/// Lambda before bias of every pixel of `N / 4` whole quads under fine
+/// derivatives (`quad_derivatives`: lane `l`'s `d/dx` is lane `l | 1`
+/// minus lane `l & 2`, its `d/dy` lane `l | 2` minus lane `l & 1`).
+#[inline(always)]
+fn fine_lambda<L: Lanes>(l: L, p: &Plan<'_>, s: L::F, t: L::F) -> L::F {
+    // Written out: a closure may stay a function of its own, compiled
+    // without the level's target features.
+    let (xs, xt) = (
+        l.quad_perm(s, [1, 1, 3, 3]) - l.quad_perm(s, [0, 0, 2, 2]),
+        l.quad_perm(t, [1, 1, 3, 3]) - l.quad_perm(t, [0, 0, 2, 2]),
+    );
+    let (ys, yt) = (
+        l.quad_perm(s, [2, 3, 2, 3]) - l.quad_perm(s, [0, 1, 0, 1]),
+        l.quad_perm(t, [2, 3, 2, 3]) - l.quad_perm(t, [0, 1, 0, 1]),
+    );
+    lambda_of(l, p, (xs, xt), (ys, yt))
+}
+
+/// `Ctx::select` on every lane from lambda before bias: the levels, their
+/// weights and the filter.
+#[inline(always)]
+fn select<L: Lanes>(l: L, p: &Plan<'_>, lambda_base: L::F) -> QuadLod<L> {
     let lambda = lambda_base + l.f(p.bias);
     let mut lambda = lambda.is_nan().select(l.f(f32::NEG_INFINITY), lambda);
     if let Some(sc) = p.lod_frac {
@@ -799,13 +839,66 @@ fn group<L: Lanes, const K: u8>(
         l.load(&ct[base + 2 * n..]),
         l.load(&ct[base + 3 * n..]),
     ];
-    let lod = quad_lod(l, p, &s, &t);
     // Written out: an iterator adapter would be a function of its own,
     // compiled without the level's target features.
-    pixels::<L, K>(l, p, coords, out, &lod, (s[0], t[0]), base, 0)
-        && pixels::<L, K>(l, p, coords, out, &lod, (s[1], t[1]), base + L::N, 1)
-        && pixels::<L, K>(l, p, coords, out, &lod, (s[2], t[2]), base + 2 * L::N, 2)
-        && pixels::<L, K>(l, p, coords, out, &lod, (s[3], t[3]), base + 3 * L::N, 3)
+    if p.fine {
+        let lod = select(l, p, fine_lambda(l, p, s[0], t[0]));
+        if !pixels::<L, K>(l, p, coords, out, &lod, (s[0], t[0]), base) {
+            return false;
+        }
+        let lod = select(l, p, fine_lambda(l, p, s[1], t[1]));
+        if !pixels::<L, K>(l, p, coords, out, &lod, (s[1], t[1]), base + n) {
+            return false;
+        }
+        let lod = select(l, p, fine_lambda(l, p, s[2], t[2]));
+        if !pixels::<L, K>(l, p, coords, out, &lod, (s[2], t[2]), base + 2 * n) {
+            return false;
+        }
+        let lod = select(l, p, fine_lambda(l, p, s[3], t[3]));
+        return pixels::<L, K>(l, p, coords, out, &lod, (s[3], t[3]), base + 3 * n);
+    }
+    let lod = select(l, p, coarse_lambda(l, p, &s, &t));
+    pixels::<L, K>(l, p, coords, out, &spread(l, &lod, 0), (s[0], t[0]), base)
+        && pixels::<L, K>(
+            l,
+            p,
+            coords,
+            out,
+            &spread(l, &lod, 1),
+            (s[1], t[1]),
+            base + n,
+        )
+        && pixels::<L, K>(
+            l,
+            p,
+            coords,
+            out,
+            &spread(l, &lod, 2),
+            (s[2], t[2]),
+            base + 2 * n,
+        )
+        && pixels::<L, K>(
+            l,
+            p,
+            coords,
+            out,
+            &spread(l, &lod, 3),
+            (s[3], t[3]),
+            base + 3 * n,
+        )
+}
+
+/// Per-quad values (one quad per lane) onto the pixels of vector `k` of a
+/// group's four.
+#[inline(always)]
+fn spread<L: Lanes>(l: L, lod: &QuadLod<L>, k: usize) -> QuadLod<L> {
+    QuadLod {
+        hi: l.spread_i(lod.hi, k),
+        lo: l.spread_i(lod.lo, k),
+        w_hi: l.spread(lod.w_hi, k),
+        w_lo: l.spread(lod.w_lo, k),
+        linear: l.spread_i(lod.linear.to_i32(), k).nonzero(),
+    }
 }
 
 /// Pixels `base..base + N` (vector `k` of the group's four, `N / 4` whole
@@ -822,14 +915,13 @@ fn pixels<L: Lanes, const K: u8>(
     lod: &QuadLod<L>,
     (s, t): (L::F, L::F),
     base: usize,
-    k: usize,
 ) -> bool {
     let layer = if p.array {
         layers(l, p, l.load(&coords.a[base..]))
     } else {
         l.i(0)
     };
-    let linear = l.spread_i(lod.linear.to_i32(), k).nonzero();
+    let linear = lod.linear;
     // The reference per lane: the quad pattern repeated.
     let dref = match p.compare {
         Some((_, d)) => {
@@ -841,14 +933,13 @@ fn pixels<L: Lanes, const K: u8>(
         }
         None => l.f(0.0),
     };
-    let hi = l.spread_i(lod.hi, k);
-    let lv = level_lanes(l, p, hi, layer);
+    let lv = level_lanes(l, p, lod.hi, layer);
     let Some(v0) = filter_level::<L, K>(l, p, &lv, linear, (s, t), dref) else {
         return false;
     };
     // `sample_lane`: -0.0 plus each weighted level (UNORM values: a
     // zero-weight level adds +0, as in `filter_level`).
-    let (w0, w1) = (l.spread(lod.w_hi, k), l.spread(lod.w_lo, k));
+    let (w0, w1) = (lod.w_hi, lod.w_lo);
     let mut acc = [l.f(0.0); 4];
     if K == R32F || K == RGBA16F {
         // `sample_lane` skips zero-weight levels.
@@ -858,7 +949,7 @@ fn pixels<L: Lanes, const K: u8>(
             acc[c] = a;
         }
         if !w1.eq(l.f(0.0)).all() {
-            let lv1 = level_lanes(l, p, l.spread_i(lod.lo, k), layer);
+            let lv1 = level_lanes(l, p, lod.lo, layer);
             let Some(v1) = filter_level::<L, K>(l, p, &lv1, linear, (s, t), dref) else {
                 return false;
             };
@@ -871,7 +962,7 @@ fn pixels<L: Lanes, const K: u8>(
             acc[c] = l.f(-0.0) + w0 * v0[c];
         }
     } else {
-        let lv1 = level_lanes(l, p, l.spread_i(lod.lo, k), layer);
+        let lv1 = level_lanes(l, p, lod.lo, layer);
         let Some(v1) = filter_level::<L, K>(l, p, &lv1, linear, (s, t), dref) else {
             return false;
         };

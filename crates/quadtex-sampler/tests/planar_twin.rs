@@ -7,7 +7,9 @@
 //! linear and tiled, power-of-two and other extents), every filter and
 //! mipmap mode, `repeat` and `clamp_to_edge`, views with a base level,
 //! fewer levels, a min LOD and swizzles, sampler biases and LOD clamps,
-//! texel offsets, implicit (coarse) and base LODs, all four profiles (f32
+//! texel offsets, implicit LODs from coarse, fine and the profile's
+//! default derivatives (with bent mappings, so fine and coarse differ),
+//! base LODs, all four profiles (f32
 //! and 8-bit fixed-point weights and LOD fractions), magnified to heavily
 //! minified quads, and lanes with NaN, infinite and huge coordinates (the
 //! kernel hands those groups back).
@@ -182,7 +184,7 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
         } else {
             Lod::Implicit
         },
-        derivatives: Some(Derivatives::Coarse),
+        derivatives: rng.pick(&[Some(Derivatives::Coarse), Some(Derivatives::Fine), None]),
         offset: if rng.one_in(4) {
             [(rng.u() % 16) as i32 - 8, (rng.u() % 16) as i32 - 8, 0]
         } else {
@@ -205,6 +207,9 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
         (a.cos(), a.sin())
     };
     let (u0, v0) = (rng.f() * 4.0 - 2.0, rng.f() * 4.0 - 2.0);
+    // A bend (a quadratic term, as perspective gives) so that the fine
+    // derivatives of a quad's two rows and columns differ.
+    let bend = if rng.one_in(2) { rng.f() * 0.2 } else { 0.0 };
     let side = (n as f32).sqrt().ceil() as usize;
     let mut quads = Vec::with_capacity(n);
     for k in 0..n {
@@ -213,9 +218,10 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
         let mut q = Quad::new([0, 1, 2, 3].map(|l| {
             let x = 2.0 * qx + (l & 1) as f32;
             let y = 2.0 * qy + (l >> 1) as f32;
+            let k = 1.0 + bend * (x * y) / (1.0 + x * y);
             [
-                u0 + (c * x - s * y) * scale,
-                v0 + (s * x + c * y) * scale * 0.7,
+                u0 + (c * x - s * y) * scale * k,
+                v0 + (s * x + c * y) * scale * 0.7 * k,
                 0.0,
                 layer,
             ]
