@@ -18,8 +18,9 @@
 //! It covers the common family: 2D and 2D-array views of 8-bit RGBA / BGRA
 //! UNORM and sRGB formats, R32_SFLOAT and R16G16B16A16_SFLOAT, and of
 //! D32_SFLOAT and D16_UNORM with a depth compare (PCF), normalized coordinates, nearest or linear filters with
-//! any mipmap mode, `repeat` (power-of-two levels) and `clamp_to_edge`, no
-//! anisotropy, weighted-average reduction,
+//! any mipmap mode, `repeat` (power-of-two levels) and `clamp_to_edge`,
+//! anisotropic footprints (up to 16 taps per level, lanes with fewer taps
+//! masked), weighted-average reduction,
 //! implicit LOD with coarse or fine derivatives or the base level, texel
 //! offsets,
 //! in both precision modes (f32 or fixed-point weights and LOD fractions).
@@ -79,7 +80,7 @@ pub enum Fallback {
     /// R16G16B16A16_SFLOAT, nor D32_SFLOAT or D16_UNORM with a depth
     /// compare (or a compare on a colour format), or a residency map.
     Format,
-    /// Unnormalized coordinates, anisotropy or a min/max reduction.
+    /// Unnormalized coordinates or a min/max reduction.
     Sampler,
     /// An address mode other than `repeat` and `clamp_to_edge`, or
     /// `repeat` on a level that is not a power of two.
@@ -160,6 +161,9 @@ pub(crate) struct Plan<'a> {
     base_lod: bool,
     /// Fine derivatives: lambda per pixel rather than per quad.
     fine: bool,
+    /// The profile's quantized maximum anisotropy when above 1 (and the
+    /// LOD implicit): anisotropic footprints of up to 16 taps.
+    aniso: Option<f32>,
     bias: f32,
     min_lod: f32,
     max_lod: f32,
@@ -219,10 +223,7 @@ impl<'a> Plan<'a> {
         if view.texture.residency().is_some() {
             return Err(Fallback::Format);
         }
-        if smp.unnormalized
-            || smp.reduction != ReductionMode::WeightedAverage
-            || p.aniso_levels.quantize(smp.max_anisotropy) > 1.0
-        {
+        if smp.unnormalized || smp.reduction != ReductionMode::WeightedAverage {
             return Err(Fallback::Sampler);
         }
         let (base_lod, fine) = match args.lod {
@@ -233,6 +234,9 @@ impl<'a> Plan<'a> {
             Lod::Base => (true, false),
             _ => return Err(Fallback::Lod),
         };
+        // `Lod::Base` is an explicit lambda: no footprint, no taps.
+        let max_aniso = p.aniso_levels.quantize(smp.max_anisotropy);
+        let aniso = (max_aniso > 1.0 && !base_lod).then_some(max_aniso);
         let tex = &view.texture;
         if tex.bytes().len() > i32::MAX as usize {
             return Err(Fallback::Layout);
@@ -320,6 +324,7 @@ impl<'a> Plan<'a> {
             base_hf: ctx.base[1] as f32,
             base_lod,
             fine,
+            aniso,
             bias: p.clamp_bias(smp.mip_lod_bias + 0.0),
             min_lod: smp.min_lod,
             max_lod: smp.max_lod,
@@ -486,24 +491,71 @@ struct QuadLod<L: Lanes> {
     w_hi: L::F,
     w_lo: L::F,
     linear: L::M,
+    /// The anisotropic taps per level (1 to 16, as f32) and their axis in
+    /// normalized coordinates (`Aniso`; 1 and 0 without anisotropy).
+    taps: L::F,
+    ax: L::F,
+    ay: L::F,
 }
 
-/// Lambda before bias (`Ctx::footprint`, `footprint_lambda` without
-/// anisotropy) from the derivatives of `s` and `t` on every lane.
+/// Lambda before bias and the anisotropic taps of every lane.
+struct Footprint<L: Lanes> {
+    lambda: L::F,
+    taps: L::F,
+    ax: L::F,
+    ay: L::F,
+}
+
+/// Lambda before bias and the anisotropic taps (`Ctx::footprint`,
+/// `footprint_lambda` and `Ctx::lambda`) from the derivatives of `s` and
+/// `t` on every lane.
 #[inline(always)]
-fn lambda_of<L: Lanes>(
+fn footprint<L: Lanes>(
     l: L,
     p: &Plan<'_>,
     (dsx, dtx): (L::F, L::F),
     (dsy, dty): (L::F, L::F),
-) -> L::F {
+) -> Footprint<L> {
     let (w, h) = (l.f(p.base_wf), l.f(p.base_hf));
     let (jx0, jx1) = (dsx * w, dtx * h);
     let (jy0, jy1) = (dsy * w, dty * h);
     let zero = l.f(0.0);
+    let one = l.f(1.0);
     let a = jx0 * jx0 + jx1 * jx1 + zero;
     let c = jy0 * jy0 + jy1 * jy1 + zero;
-    log2(l, a.sqrt().max(c.sqrt()))
+    let Some(max_aniso) = p.aniso else {
+        return Footprint {
+            lambda: log2(l, a.sqrt().max(c.sqrt())),
+            taps: one,
+            ax: zero,
+            ay: zero,
+        };
+    };
+    // The ellipse's semi-axes (`Footprint::axes`) and eta.
+    let b = jx0 * jy0 + jx1 * jy1 + zero;
+    let half = l.f(0.5);
+    let root = ((a - c) * (a - c) + l.f(4.0) * b * b).sqrt();
+    let s1 = ((a + c + root) * half).max(zero).sqrt();
+    let s2 = ((a + c - root) * half).max(zero).sqrt();
+    let ma = l.f(max_aniso);
+    let eta = s2.eq(zero).select(ma, s1.div(s2).min(ma));
+    let eta = (s1.eq(zero) | s1.is_finite().not()).select(one, eta);
+    let taps = clamp(l, eta.ceil(), 1.0, 16.0);
+    // The major axis in screen space (the eigenvector of `J^T J` for
+    // `s1^2`), then through the derivatives.
+    let l1 = s1 * s1;
+    let (vx, vy) = (b, l1 - a);
+    let small = (vx.abs() + vy.abs()).lt(l.f(1e-20));
+    let (vx, vy) = (small.select(l1 - c, vx), small.select(b, vy));
+    let len = (vx * vx + vy * vy).sqrt();
+    let ok = len.gt(zero) & len.is_finite();
+    let (ux, uy) = (vx.div(len), vy.div(len));
+    Footprint {
+        lambda: log2(l, s1.div(eta)),
+        taps,
+        ax: ok.select(dsx * ux + dsy * uy, zero),
+        ay: ok.select(dtx * ux + dty * uy, zero),
+    }
 }
 
 /// Lambda before bias for the `N` quads whose coordinates `s` and `t`
@@ -512,20 +564,25 @@ fn lambda_of<L: Lanes>(
 /// (`quad_derivatives`) give every lane of a quad the quad's, so its
 /// lambda, computed once; `0` for the base level.
 #[inline(always)]
-fn coarse_lambda<L: Lanes>(l: L, p: &Plan<'_>, s: &[L::F; 4], t: &[L::F; 4]) -> L::F {
+fn coarse_footprint<L: Lanes>(l: L, p: &Plan<'_>, s: &[L::F; 4], t: &[L::F; 4]) -> Footprint<L> {
     if p.base_lod {
-        return l.f(0.0);
+        return Footprint {
+            lambda: l.f(0.0),
+            taps: l.f(1.0),
+            ax: l.f(0.0),
+            ay: l.f(0.0),
+        };
     }
     let (s0, s1, s2) = (l.quads_lane(s, 0), l.quads_lane(s, 1), l.quads_lane(s, 2));
     let (t0, t1, t2) = (l.quads_lane(t, 0), l.quads_lane(t, 1), l.quads_lane(t, 2));
-    lambda_of(l, p, (s1 - s0, t1 - t0), (s2 - s0, t2 - t0))
+    footprint(l, p, (s1 - s0, t1 - t0), (s2 - s0, t2 - t0))
 }
 
 /// Lambda before bias of every pixel of `N / 4` whole quads under fine
 /// derivatives (`quad_derivatives`: lane `l`'s `d/dx` is lane `l | 1`
 /// minus lane `l & 2`, its `d/dy` lane `l | 2` minus lane `l & 1`).
 #[inline(always)]
-fn fine_lambda<L: Lanes>(l: L, p: &Plan<'_>, s: L::F, t: L::F) -> L::F {
+fn fine_footprint<L: Lanes>(l: L, p: &Plan<'_>, s: L::F, t: L::F) -> Footprint<L> {
     // Written out: a closure may stay a function of its own, compiled
     // without the level's target features.
     let (xs, xt) = (
@@ -536,14 +593,14 @@ fn fine_lambda<L: Lanes>(l: L, p: &Plan<'_>, s: L::F, t: L::F) -> L::F {
         l.quad_perm(s, [2, 3, 2, 3]) - l.quad_perm(s, [0, 1, 0, 1]),
         l.quad_perm(t, [2, 3, 2, 3]) - l.quad_perm(t, [0, 1, 0, 1]),
     );
-    lambda_of(l, p, (xs, xt), (ys, yt))
+    footprint(l, p, (xs, xt), (ys, yt))
 }
 
 /// `Ctx::select` on every lane from lambda before bias: the levels, their
 /// weights and the filter.
 #[inline(always)]
-fn select<L: Lanes>(l: L, p: &Plan<'_>, lambda_base: L::F) -> QuadLod<L> {
-    let lambda = lambda_base + l.f(p.bias);
+fn select<L: Lanes>(l: L, p: &Plan<'_>, fp: Footprint<L>) -> QuadLod<L> {
+    let lambda = fp.lambda + l.f(p.bias);
     let mut lambda = lambda.is_nan().select(l.f(f32::NEG_INFINITY), lambda);
     if let Some(sc) = p.lod_frac {
         let s = l.f(sc);
@@ -563,6 +620,9 @@ fn select<L: Lanes>(l: L, p: &Plan<'_>, lambda_base: L::F) -> QuadLod<L> {
         w_hi: l.f(1.0),
         w_lo: l.f(0.0),
         linear,
+        taps: fp.taps,
+        ax: fp.ax,
+        ay: fp.ay,
     };
     match p.mipmap {
         MipmapMode::None => {}
@@ -839,65 +899,48 @@ fn group<L: Lanes, const K: u8>(
         l.load(&ct[base + 2 * n..]),
         l.load(&ct[base + 3 * n..]),
     ];
-    // Written out: an iterator adapter would be a function of its own,
-    // compiled without the level's target features.
-    if p.fine {
-        let lod = select(l, p, fine_lambda(l, p, s[0], t[0]));
-        if !pixels::<L, K>(l, p, coords, out, &lod, (s[0], t[0]), base) {
+    // One call site of `pixels` (a `while` loop, not an iterator adapter,
+    // which would be a function of its own compiled without the level's
+    // target features): the kernel is compiled per level and texel kind,
+    // and each inlined copy costs build time.
+    let quad_lod = if p.fine {
+        None
+    } else {
+        Some(select(l, p, coarse_footprint(l, p, &s, &t)))
+    };
+    let mut k = 0;
+    while k < 4 {
+        let lod = match &quad_lod {
+            Some(q) => spread(l, p, q, k),
+            None => select(l, p, fine_footprint(l, p, s[k], t[k])),
+        };
+        if !pixels::<L, K>(l, p, coords, out, &lod, (s[k], t[k]), base + k * n) {
             return false;
         }
-        let lod = select(l, p, fine_lambda(l, p, s[1], t[1]));
-        if !pixels::<L, K>(l, p, coords, out, &lod, (s[1], t[1]), base + n) {
-            return false;
-        }
-        let lod = select(l, p, fine_lambda(l, p, s[2], t[2]));
-        if !pixels::<L, K>(l, p, coords, out, &lod, (s[2], t[2]), base + 2 * n) {
-            return false;
-        }
-        let lod = select(l, p, fine_lambda(l, p, s[3], t[3]));
-        return pixels::<L, K>(l, p, coords, out, &lod, (s[3], t[3]), base + 3 * n);
+        k += 1;
     }
-    let lod = select(l, p, coarse_lambda(l, p, &s, &t));
-    pixels::<L, K>(l, p, coords, out, &spread(l, &lod, 0), (s[0], t[0]), base)
-        && pixels::<L, K>(
-            l,
-            p,
-            coords,
-            out,
-            &spread(l, &lod, 1),
-            (s[1], t[1]),
-            base + n,
-        )
-        && pixels::<L, K>(
-            l,
-            p,
-            coords,
-            out,
-            &spread(l, &lod, 2),
-            (s[2], t[2]),
-            base + 2 * n,
-        )
-        && pixels::<L, K>(
-            l,
-            p,
-            coords,
-            out,
-            &spread(l, &lod, 3),
-            (s[3], t[3]),
-            base + 3 * n,
-        )
+    true
 }
 
 /// Per-quad values (one quad per lane) onto the pixels of vector `k` of a
 /// group's four.
 #[inline(always)]
-fn spread<L: Lanes>(l: L, lod: &QuadLod<L>, k: usize) -> QuadLod<L> {
+fn spread<L: Lanes>(l: L, p: &Plan<'_>, lod: &QuadLod<L>, k: usize) -> QuadLod<L> {
+    // Without anisotropy every lane has one tap and no axis.
+    let aniso = p.aniso.is_some();
     QuadLod {
         hi: l.spread_i(lod.hi, k),
         lo: l.spread_i(lod.lo, k),
         w_hi: l.spread(lod.w_hi, k),
         w_lo: l.spread(lod.w_lo, k),
         linear: l.spread_i(lod.linear.to_i32(), k).nonzero(),
+        taps: if aniso {
+            l.spread(lod.taps, k)
+        } else {
+            lod.taps
+        },
+        ax: if aniso { l.spread(lod.ax, k) } else { lod.ax },
+        ay: if aniso { l.spread(lod.ay, k) } else { lod.ay },
     }
 }
 
@@ -921,7 +964,6 @@ fn pixels<L: Lanes, const K: u8>(
     } else {
         l.i(0)
     };
-    let linear = lod.linear;
     // The reference per lane: the quad pattern repeated.
     let dref = match p.compare {
         Some((_, d)) => {
@@ -933,43 +975,14 @@ fn pixels<L: Lanes, const K: u8>(
         }
         None => l.f(0.0),
     };
-    let lv = level_lanes(l, p, lod.hi, layer);
-    let Some(v0) = filter_level::<L, K>(l, p, &lv, linear, (s, t), dref) else {
+    let acc = if p.aniso.is_some() {
+        aniso_levels::<L, K>(l, p, lod, layer, (s, t), dref)
+    } else {
+        levels::<L, K>(l, p, lod, layer, (s, t), dref)
+    };
+    let Some(acc) = acc else {
         return false;
     };
-    // `sample_lane`: -0.0 plus each weighted level (UNORM values: a
-    // zero-weight level adds +0, as in `filter_level`).
-    let (w0, w1) = (lod.w_hi, lod.w_lo);
-    let mut acc = [l.f(0.0); 4];
-    if K == R32F || K == RGBA16F {
-        // `sample_lane` skips zero-weight levels.
-        let (live0, live1) = (w0.eq(l.f(0.0)).not(), w1.eq(l.f(0.0)).not());
-        for c in 0..4 {
-            let a = live0.select(l.f(-0.0) + w0 * v0[c], l.f(-0.0));
-            acc[c] = a;
-        }
-        if !w1.eq(l.f(0.0)).all() {
-            let lv1 = level_lanes(l, p, lod.lo, layer);
-            let Some(v1) = filter_level::<L, K>(l, p, &lv1, linear, (s, t), dref) else {
-                return false;
-            };
-            for c in 0..4 {
-                acc[c] = live1.select(acc[c] + w1 * v1[c], acc[c]);
-            }
-        }
-    } else if w1.eq(l.f(0.0)).all() {
-        for c in 0..4 {
-            acc[c] = l.f(-0.0) + w0 * v0[c];
-        }
-    } else {
-        let lv1 = level_lanes(l, p, lod.lo, layer);
-        let Some(v1) = filter_level::<L, K>(l, p, &lv1, linear, (s, t), dref) else {
-            return false;
-        };
-        for c in 0..4 {
-            acc[c] = l.f(-0.0) + w0 * v0[c] + w1 * v1[c];
-        }
-    }
     let planes: [&mut [f32]; 4] = [
         &mut out.r[base..],
         &mut out.g[base..],
@@ -1002,4 +1015,111 @@ fn pixels<L: Lanes, const K: u8>(
         l.store(v, plane);
     }
     true
+}
+
+/// One or two levels filtered and summed (`Ctx::sample_lane` without
+/// anisotropy). `None`: a lane's texel index is not exact in i32.
+#[inline(always)]
+fn levels<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    lod: &QuadLod<L>,
+    layer: L::I,
+    (s, t): (L::F, L::F),
+    dref: L::F,
+) -> Option<[L::F; 4]> {
+    let linear = lod.linear;
+    let lv = level_lanes(l, p, lod.hi, layer);
+    let v0 = filter_level::<L, K>(l, p, &lv, linear, (s, t), dref)?;
+    // `sample_lane`: -0.0 plus each weighted level (UNORM values: a
+    // zero-weight level adds +0, as in `filter_level`).
+    let (w0, w1) = (lod.w_hi, lod.w_lo);
+    let mut acc = [l.f(0.0); 4];
+    if K == R32F || K == RGBA16F {
+        // `sample_lane` skips zero-weight levels.
+        let (live0, live1) = (w0.eq(l.f(0.0)).not(), w1.eq(l.f(0.0)).not());
+        for c in 0..4 {
+            let a = live0.select(l.f(-0.0) + w0 * v0[c], l.f(-0.0));
+            acc[c] = a;
+        }
+        if !w1.eq(l.f(0.0)).all() {
+            let lv1 = level_lanes(l, p, lod.lo, layer);
+            let v1 = filter_level::<L, K>(l, p, &lv1, linear, (s, t), dref)?;
+            for c in 0..4 {
+                acc[c] = live1.select(acc[c] + w1 * v1[c], acc[c]);
+            }
+        }
+    } else if w1.eq(l.f(0.0)).all() {
+        for c in 0..4 {
+            acc[c] = l.f(-0.0) + w0 * v0[c];
+        }
+    } else {
+        let lv1 = level_lanes(l, p, lod.lo, layer);
+        let v1 = filter_level::<L, K>(l, p, &lv1, linear, (s, t), dref)?;
+        for c in 0..4 {
+            acc[c] = l.f(-0.0) + w0 * v0[c] + w1 * v1[c];
+        }
+    }
+    Some(acc)
+}
+
+/// Anisotropic footprints (`Ctx::sample_lane` with taps): per level with
+/// a non-zero weight, tap `i` of a lane with `n` taps filtered at
+/// `st + ((i + 1) / (n + 1) - 1/2) * axis` and added with weight `w / n`,
+/// levels outer and taps inner as the reference sums them; lanes with
+/// fewer taps than the group's most are masked. `None`: a lane's texel
+/// index is not exact in i32.
+#[inline(always)]
+fn aniso_levels<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    lod: &QuadLod<L>,
+    layer: L::I,
+    (s, t): (L::F, L::F),
+    dref: L::F,
+) -> Option<[L::F; 4]> {
+    let zero = l.f(0.0);
+    let one = l.f(1.0);
+    let channels = if p.compare.is_some() { 1 } else { 4 };
+    let mut acc = [l.f(-0.0); 4];
+    let taps = lod.taps;
+    let multi = taps.gt(one);
+    let denom = taps + one;
+    // Written out for both levels (no closure: see `group`).
+    let mut level = 0;
+    while level < 2 {
+        let (lvl, w) = if level == 0 {
+            (lod.hi, lod.w_hi)
+        } else {
+            (lod.lo, lod.w_lo)
+        };
+        level += 1;
+        // `sample_lane` skips zero-weight levels.
+        let weighted = w.eq(zero).not();
+        if weighted.not().all() {
+            continue;
+        }
+        let lv = level_lanes(l, p, lvl, layer);
+        let tw = w.div(taps);
+        let mut tap = 0u32;
+        loop {
+            let on = l.f(tap as f32).lt(taps);
+            if on.not().all() {
+                break;
+            }
+            let f = l.f((tap + 1) as f32).div(denom) - l.f(0.5);
+            let moved = multi & on;
+            let st = (
+                moved.select(s + f * lod.ax, s),
+                moved.select(t + f * lod.ay, t),
+            );
+            let v = filter_level::<L, K>(l, p, &lv, lod.linear, st, dref)?;
+            let live = on & weighted;
+            for c in 0..channels {
+                acc[c] = live.select(acc[c] + tw * v[c], acc[c]);
+            }
+            tap += 1;
+        }
+    }
+    Some(acc)
 }

@@ -7,7 +7,8 @@
 //! linear and tiled, power-of-two and other extents), every filter and
 //! mipmap mode, `repeat` and `clamp_to_edge`, views with a base level,
 //! fewer levels, a min LOD and swizzles, sampler biases and LOD clamps,
-//! texel offsets, implicit LODs from coarse, fine and the profile's
+//! anisotropic footprints (maximum anisotropy up to 16, stretched
+//! mappings up to 100:1), texel offsets, implicit LODs from coarse, fine and the profile's
 //! default derivatives (with bent mappings, so fine and coarse differ),
 //! base LODs, all four profiles (f32
 //! and 8-bit fixed-point weights and LOD fractions), magnified to heavily
@@ -145,6 +146,11 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
             0.0
         },
         min_lod: if rng.one_in(4) { rng.f() * 2.0 } else { 0.0 },
+        max_anisotropy: if rng.one_in(3) {
+            rng.pick(&[1.5f32, 2.0, 3.5, 4.0, 8.0, 16.0])
+        } else {
+            1.0
+        },
         max_lod: if rng.one_in(4) {
             1.0 + rng.f() * 4.0
         } else {
@@ -210,6 +216,8 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
     // A bend (a quadratic term, as perspective gives) so that the fine
     // derivatives of a quad's two rows and columns differ.
     let bend = if rng.one_in(2) { rng.f() * 0.2 } else { 0.0 };
+    // The second axis's share of the first's scale: up to 16:1 footprints.
+    let stretch = rng.pick(&[0.7f32, 0.7, 0.3, 0.0625, 0.01]);
     let side = (n as f32).sqrt().ceil() as usize;
     let mut quads = Vec::with_capacity(n);
     for k in 0..n {
@@ -221,7 +229,7 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
             let k = 1.0 + bend * (x * y) / (1.0 + x * y);
             [
                 u0 + (c * x - s * y) * scale * k,
-                v0 + (s * x + c * y) * scale * 0.7 * k,
+                v0 + (s * x + c * y) * scale * stretch * k,
                 0.0,
                 layer,
             ]
