@@ -31,8 +31,12 @@ pub enum Op {
     SampleQuads,
     /// `sample` through `QuadSampler::sample`, one quad per call.
     SampleQuad,
-    /// `gather` (TLD4) of component R through `QuadSampler::gather_quads`.
+    /// `gather` (TLD4) of component R through `QuadSampler::gather_planar`
+    /// (coordinates and results as planes: the planar gather kernel).
     Gather,
+    /// `gather` of component R through `QuadSampler::gather_quads` (the
+    /// region as `Quad`s, per-quad results with residency).
+    GatherQuads,
     /// `sample` with a depth compare (`LessOrEqual` against 0.5: PCF)
     /// through `QuadSampler::sample_quads_rgba`; use a depth format.
     Compare,
@@ -45,13 +49,14 @@ pub enum Op {
 
 impl Op {
     /// Parses `sample`, `sample_quads`, `sample_quad`, `gather`,
-    /// `compare`, `query_lod` or `fetch`.
+    /// `gather_quads`, `compare`, `query_lod` or `fetch`.
     pub fn parse(s: &str) -> Option<Op> {
         Some(match s {
             "sample" => Op::Sample,
             "sample_quads" => Op::SampleQuads,
             "sample_quad" => Op::SampleQuad,
             "gather" => Op::Gather,
+            "gather_quads" => Op::GatherQuads,
             "compare" => Op::Compare,
             "query_lod" => Op::QueryLod,
             "fetch" => Op::Fetch,
@@ -244,6 +249,15 @@ impl Workload {
                     }
                 }
                 Op::Gather => {
+                    let [r, g, b, a] = &mut planes;
+                    unit.gather_planar(&gargs, &coords, &mut PlanarOut { r, g, b, a });
+                    sum += planes[0]
+                        .iter()
+                        .step_by(4)
+                        .map(|&v| f64::from(v))
+                        .sum::<f64>();
+                }
+                Op::GatherQuads => {
                     unit.gather_quads(&gargs, &self.quads, &mut results);
                     sum += results
                         .iter()

@@ -145,6 +145,96 @@ impl<'a> QuadSampler<'a> {
         planar::Plan::new(&self.ctx, args).err()
     }
 
+    /// Why [`Self::gather_planar`] with `args` would not use the planar
+    /// kernel, if it would not.
+    pub fn gather_planar_fallback(&self, args: &GatherArgs) -> Option<planar::Fallback> {
+        planar::GatherPlan::new(&self.ctx, args).err()
+    }
+
+    /// TLD4 / `textureGather` on `n` full quads given as planes
+    /// ([`QuadCoords`], as [`Self::sample_planar`] takes them): result `k`
+    /// of each lane (`[T(i0, j1), T(i1, j1), T(i1, j0), T(i0, j0)]`, see
+    /// [`gather()`]) in plane `k` of `out` (`r`, `g`, `b`, `a`). The planar
+    /// kernel takes 2D and 2D-array views of its family
+    /// ([`planar::Fallback`]); the rest runs as [`Self::gather_quads`]
+    /// (integer results converted to `f32` by value). Returns `n`; the
+    /// bits are [`Self::gather`]'s either way.
+    pub fn gather_planar(
+        &mut self,
+        args: &GatherArgs,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+    ) -> usize {
+        let kind = self.ctx.view.kind;
+        let mut len = coords.s.len().min(coords.t.len());
+        if matches!(kind, TextureKind::Cube | TextureKind::CubeArray) {
+            len = len.min(coords.r.len());
+        }
+        if kind.is_array() {
+            len = len.min(coords.a.len());
+        }
+        len = len
+            .min(out.r.len())
+            .min(out.g.len())
+            .min(out.b.len())
+            .min(out.a.len());
+        let n = len / 4;
+        let plan = planar::GatherPlan::new(&self.ctx, args)
+            .ok()
+            .filter(|_| self.ctx.usable);
+        let group = self.level.min(SimdLevel::detect()).lanes();
+        let mut q = 0;
+        while q < n {
+            if let Some(p) = &plan {
+                let done = p.run(self.level, coords, out, q, n);
+                self.planar_quads += done;
+                q += done;
+            }
+            // A group the kernel handed back, or everything when it does
+            // not take the call: the other paths, a chunk at a time.
+            let end = if plan.is_some() {
+                (q + group).min(n)
+            } else {
+                n
+            };
+            const CHUNK: usize = 64;
+            let mut quads = [Quad::new([[0.0; 4]; 4]); CHUNK];
+            let mut res = [QuadResult::EMPTY; CHUNK];
+            let mut at = q;
+            while at < end {
+                let m = (end - at).min(CHUNK);
+                for (k, quad) in quads[..m].iter_mut().enumerate() {
+                    let qi = at + k;
+                    let lane = |c: &[f32], l: usize| c.get(4 * qi + l).copied().unwrap_or(0.0);
+                    *quad = Quad::new([0, 1, 2, 3].map(|l| {
+                        [
+                            lane(coords.s, l),
+                            lane(coords.t, l),
+                            lane(coords.r, l),
+                            lane(coords.a, l),
+                        ]
+                    }));
+                }
+                self.gather_quads_at_width(
+                    batch::NATIVE_QUADS * 4,
+                    args,
+                    &quads[..m],
+                    &mut res[..m],
+                );
+                for (k, r) in res[..m].iter().enumerate() {
+                    for (l, t) in r.texels.iter().enumerate() {
+                        let v = t.map_or([0.0; 4], |t| t.to_f32());
+                        let i = 4 * (at + k) + l;
+                        (out.r[i], out.g[i], out.b[i], out.a[i]) = (v[0], v[1], v[2], v[3]);
+                    }
+                }
+                at += m;
+            }
+            q = end;
+        }
+        n
+    }
+
     /// `tex` on `n` full quads given as planes ([`QuadCoords`]: lane `l` of
     /// quad `q` at `4q + l`), results as planes ([`PlanarOut`]), `n` the
     /// most whole quads every plane the view reads and every output plane
@@ -268,7 +358,77 @@ impl<'a> QuadSampler<'a> {
     /// per register: `out[i]` gets quad `i`'s result, for the first
     /// `min(quads.len(), out.len())` quads.
     pub fn gather_quads(&mut self, args: &GatherArgs, quads: &[Quad], out: &mut [QuadResult]) {
-        self.gather_quads_at_width(batch::NATIVE_QUADS * 4, args, quads, out);
+        let n = quads.len().min(out.len());
+        let done = self.planar_gather(args, &quads[..n], &mut out[..n]);
+        self.gather_quads_at_width(
+            batch::NATIVE_QUADS * 4,
+            args,
+            &quads[done..n],
+            &mut out[done..n],
+        );
+    }
+
+    /// The leading quads of `quads` that the planar gather kernel takes, in
+    /// groups of full quads (coordinates transposed to planes and results
+    /// back): returns how many it wrote to `out`.
+    fn planar_gather(
+        &mut self,
+        args: &GatherArgs,
+        quads: &[Quad],
+        out: &mut [QuadResult],
+    ) -> usize {
+        if !self.ctx.usable {
+            return 0;
+        }
+        let Ok(plan) = planar::GatherPlan::new(&self.ctx, args) else {
+            return 0;
+        };
+        let group = self.level.min(SimdLevel::detect()).lanes();
+        const MAX: usize = 4 * 16;
+        let mut done = 0;
+        while done + group <= quads.len() {
+            let chunk = &quads[done..done + group];
+            if chunk.iter().any(|q| q.running() != 0xf) {
+                break;
+            }
+            let mut c = [[0.0f32; MAX]; 3];
+            for (q, quad) in chunk.iter().enumerate() {
+                for (l, v) in quad.coords.iter().enumerate() {
+                    c[0][4 * q + l] = v[0];
+                    c[1][4 * q + l] = v[1];
+                    c[2][4 * q + l] = v[3];
+                }
+            }
+            let mut o = [[0.0f32; MAX]; 4];
+            let [r, g, b, a] = &mut o;
+            let coords = QuadCoords {
+                s: &c[0][..4 * group],
+                t: &c[1][..4 * group],
+                r: &[],
+                a: &c[2][..4 * group],
+            };
+            let mut planes = PlanarOut {
+                r: &mut r[..4 * group],
+                g: &mut g[..4 * group],
+                b: &mut b[..4 * group],
+                a: &mut a[..4 * group],
+            };
+            if plan.run(self.level, &coords, &mut planes, 0, group) != group {
+                break;
+            }
+            for (q, res) in out[done..done + group].iter_mut().enumerate() {
+                for l in 0..4 {
+                    let i = 4 * q + l;
+                    res.texels[l] = Some(quadtex_format::Texel::Float([
+                        o[0][i], o[1][i], o[2][i], o[3][i],
+                    ]));
+                    res.resident[l] = true;
+                }
+            }
+            self.planar_quads += group;
+            done += group;
+        }
+        done
     }
 
     /// [`Self::gather_quads`] with a chosen batch width in lanes (4, 8 or

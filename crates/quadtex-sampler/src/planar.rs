@@ -33,7 +33,10 @@ use quadtex_format::{Layout, TextureFormat, TextureKind};
 
 use crate::arch::{self, LaneKernel};
 use crate::cpu::SimdLevel;
-use crate::header::{AddressMode, CompareOp, Filter, MipmapMode, ReductionMode, Swizzle};
+use crate::gather::{GatherArgs, GatherOffsets};
+use crate::header::{
+    AddressMode, CompareOp, Filter, HeaderType, MipmapMode, ReductionMode, Swizzle,
+};
 use crate::lanes::{Fv, Iv, Lanes, Mv};
 use crate::profile::{frac_scale, Derivatives, FracRound, LayerRound, MipNearest};
 use crate::quad::{Lod, SampleArgs};
@@ -202,10 +205,11 @@ impl<'a> Plan<'a> {
             TextureFormat::Rgba16Float => (TexelKind::Rgba16f, false, false),
             _ => return Err(Fallback::Format),
         };
-        // Depth formats only with a compare (a depth texel is compared
-        // before any filtering, `Ctx::texel`); colour formats without.
+        // A depth texel is compared before any filtering (`Ctx::texel`);
+        // without a reference it reads as (D, 0, 0, 1). Colour formats
+        // take no reference.
         let compare = match (texel, args.dref) {
-            (TexelKind::Rgba8 | TexelKind::R32f | TexelKind::Rgba16f, None) => None,
+            (_, None) => None,
             (TexelKind::Depth32 | TexelKind::Depth16, Some(d)) => {
                 let op = smp.compare.unwrap_or(CompareOp::Always);
                 let unorm = texel == TexelKind::Depth16;
@@ -755,13 +759,40 @@ fn read<L: Lanes, const K: u8>(
             let d = (words & l.i(0xffff)).to_f32().div(l.f(65_535.0));
             [compare(l, op, dref, d), l.f(0.0), l.f(0.0), l.f(1.0)]
         }
-        (R32F, _) => [words.as_f32_bits(), l.f(0.0), l.f(0.0), l.f(1.0)],
+        (DEPTH16, None) => {
+            let d = (words & l.i(0xffff)).to_f32().div(l.f(65_535.0));
+            [d, l.f(0.0), l.f(0.0), l.f(1.0)]
+        }
+        (R32F | DEPTH32, _) => [words.as_f32_bits(), l.f(0.0), l.f(0.0), l.f(1.0)],
         (RGBA16F, _) => {
             let high = l.words(p.bytes, at + l.i(4));
             [words.f16_lo(), words.f16_hi(), high.f16_lo(), high.f16_hi()]
         }
         _ => decode(l, p, words),
     }
+}
+
+/// The block-index share of column `x` (`Subresource::x_blocks`): the
+/// tile's place along its row plus the column's Morton bits.
+#[inline(always)]
+fn column_blocks<L: Lanes>(l: L, lv: &LevelLanes<L>, x: L::I) -> L::I {
+    let (tw, th, common) = (lv.tw, lv.th, lv.common);
+    let one = l.i(1);
+    let inner = x & (one.shl_v(tw) - one);
+    let low = part1by1(l, inner & (one.shl_v(common) - one));
+    let high = inner.shr_v(common).shl_v(common + common);
+    x.shr_v(tw).shl_v(tw + th) + (low | high)
+}
+
+/// The block-index share of row `y` (`Subresource::yz_blocks`).
+#[inline(always)]
+fn row_blocks<L: Lanes>(l: L, lv: &LevelLanes<L>, y: L::I) -> L::I {
+    let (tw, th, common) = (lv.tw, lv.th, lv.common);
+    let one = l.i(1);
+    let inner = y & (one.shl_v(th) - one);
+    let low = part1by1(l, inner & (one.shl_v(common) - one)).shl(1);
+    let high = inner.shr_v(common).shl_v(common + common);
+    (y.shr_v(th) * lv.tiles_x).shl_v(tw + th) + (low | high)
 }
 
 /// One level's nearest-or-bilinear filter (`Ctx::filter_level`) of `N`
@@ -803,34 +834,22 @@ fn filter_level<L: Lanes, const K: u8>(
         }
         wts[k] = [l.f(1.0) - a, a];
     }
-    // Block-index shares of the columns and rows (`Subresource::x_blocks`,
-    // `yz_blocks`).
-    let (tw, th, common) = (lv.tw, lv.th, lv.common);
-    let one = l.i(1);
     let mut xs = [l.i(0); 2];
     let mut ys = [l.i(0); 2];
     // Nearest everywhere: one texel, weight one (`-0.0 + 1 * v` is `v`
     // for UNORM values).
     let taps = if p.nearest { 1 } else { 2 };
     for tap in 0..taps {
-        let x = idx[0][tap];
-        let inner = x & (one.shl_v(tw) - one);
-        let low = part1by1(l, inner & (one.shl_v(common) - one));
-        let high = inner.shr_v(common).shl_v(common + common);
-        xs[tap] = x.shr_v(tw).shl_v(tw + th) + (low | high);
-        let y = idx[1][tap];
-        let inner = y & (one.shl_v(th) - one);
-        let low = part1by1(l, inner & (one.shl_v(common) - one)).shl(1);
-        let high = inner.shr_v(common).shl_v(common + common);
-        ys[tap] = (y.shr_v(th) * lv.tiles_x).shl_v(tw + th) + (low | high);
+        xs[tap] = column_blocks(l, lv, idx[0][tap]);
+        ys[tap] = row_blocks(l, lv, idx[1][tap]);
     }
     // `filter_level`'s order: ky outer, kx inner, from -0.0. UNORM texels
     // and compare results are never negative, so a zero-weight term adds
     // +0 and leaves the same bits as the reference's skipped term once a
     // weighted term is in (the weights sum to one). Texels that may be
-    // negative, -0, infinite or NaN (the float formats) skip zero-weight
-    // terms as the reference does.
-    let signed = K == R32F || K == RGBA16F;
+    // negative, -0, infinite or NaN (the float formats, D32F read without
+    // a compare) skip zero-weight terms as the reference does.
+    let signed = K == R32F || K == RGBA16F || (K == DEPTH32 && p.compare.is_none());
     if p.nearest && !signed {
         return Some(read::<L, K>(l, p, lv, xs[0] + ys[0], dref));
     }
@@ -1122,4 +1141,217 @@ fn aniso_levels<L: Lanes, const K: u8>(
         }
     }
     Some(acc)
+}
+
+/// Gather footprint corners `(di, dj)` in output order (`T(i0, j1),
+/// T(i1, j1), T(i1, j0), T(i0, j0)`, `gather::gather_reference`).
+const GATHER_CORNERS: [(i32, i32); 4] = [(0, 1), (1, 1), (1, 0), (0, 0)];
+
+/// What stays fixed across a planar gather: the plan of the view's base
+/// level, the component and the offsets.
+pub(crate) struct GatherPlan<'a> {
+    plan: Plan<'a>,
+    /// The post-swizzle component returned (ignored under a compare).
+    component: usize,
+    /// Per result `k`: the texel offset added before the floor and the
+    /// corner added after it (AOFFI: one offset, four corners; PTP: four
+    /// offsets, corner `(0, 0)`).
+    offsets: [[f32; 2]; 4],
+    corners: [(i32, i32); 4],
+    /// PTP: a footprint per result rather than one.
+    ptp: bool,
+}
+
+impl<'a> GatherPlan<'a> {
+    /// The plan for a gather with `args` on `ctx`, or why the planar kernel
+    /// does not take it (also [`Fallback::Kind`] for a `TWO_D_NO_MIPMAP`
+    /// header, where TLD4 acts as TEX).
+    pub(crate) fn new(ctx: &Ctx<'a>, args: &GatherArgs) -> Result<GatherPlan<'a>, Fallback> {
+        if ctx.view.header_type() == Some(HeaderType::TwoDNoMipmap) {
+            return Err(Fallback::Kind);
+        }
+        // The base level, no LOD: `Lod::Base` plans no footprint.
+        let sample = SampleArgs {
+            lod: Lod::Base,
+            dref: args.dref,
+            ..SampleArgs::default()
+        };
+        let plan = Plan::new(ctx, &sample)?;
+        let (offsets, corners, ptp) = match args.offsets {
+            GatherOffsets::None => ([[0.0; 2]; 4], GATHER_CORNERS, false),
+            GatherOffsets::Aoffi([u, v]) => ([[u as f32, v as f32]; 4], GATHER_CORNERS, false),
+            GatherOffsets::Ptp(o) => (o.map(|[u, v]| [u as f32, v as f32]), [(0, 0); 4], true),
+        };
+        Ok(GatherPlan {
+            plan,
+            component: usize::from(args.component & 3),
+            offsets,
+            corners,
+            ptp,
+        })
+    }
+
+    /// Gathers whole groups of quads from quad `first` on, as
+    /// [`Plan::run`] samples them: result `k` of lane `l` of quad `q` in
+    /// plane `k` (`r`, `g`, `b`, `a`) at `4q + l`.
+    pub(crate) fn run(
+        &self,
+        level: SimdLevel,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+        first: usize,
+        quads: usize,
+    ) -> usize {
+        arch::run_at(
+            level,
+            GatherGroups {
+                plan: self,
+                coords,
+                out,
+                first,
+                quads,
+            },
+        )
+    }
+}
+
+/// [`GatherPlan::run`]'s work as a [`LaneKernel`].
+struct GatherGroups<'p, 'a, 'c, 'd, 'o, 'e> {
+    plan: &'p GatherPlan<'a>,
+    coords: &'c QuadCoords<'d>,
+    out: &'o mut PlanarOut<'e>,
+    first: usize,
+    quads: usize,
+}
+
+impl GatherGroups<'_, '_, '_, '_, '_, '_> {
+    /// The groups through the gather kernel for texel kind `K`.
+    #[inline(always)]
+    fn groups<L: Lanes, const K: u8>(self, l: L) -> usize {
+        let mut q = self.first;
+        'groups: while q + L::N <= self.quads {
+            let mut k = 0;
+            while k < 4 {
+                let base = 4 * q + k * L::N;
+                if !gather_pixels::<L, K>(l, self.plan, self.coords, self.out, base) {
+                    break 'groups;
+                }
+                k += 1;
+            }
+            q += L::N;
+        }
+        q - self.first
+    }
+}
+
+impl LaneKernel for GatherGroups<'_, '_, '_, '_, '_, '_> {
+    type Out = usize;
+
+    #[inline(always)]
+    fn run<L: Lanes>(self, l: L) -> usize {
+        match self.plan.plan.texel {
+            TexelKind::Rgba8 => self.groups::<L, RGBA8>(l),
+            TexelKind::Depth32 => self.groups::<L, DEPTH32>(l),
+            TexelKind::Depth16 => self.groups::<L, DEPTH16>(l),
+            TexelKind::R32f => self.groups::<L, R32F>(l),
+            TexelKind::Rgba16f => self.groups::<L, RGBA16F>(l),
+        }
+    }
+}
+
+/// `i0` of the linear footprint on every lane (`gather::footprint_index`:
+/// `floor(st * size + off - 0.5)`); `None` when a lane's index is not
+/// exact in i32.
+#[inline(always)]
+fn footprint_i0<L: Lanes>(l: L, st: L::F, size_f: L::F, off: f32) -> Option<L::I> {
+    let fl = (st * size_f + l.f(off) - l.f(0.5)).floor();
+    if !fl.abs().lt(l.f(16_777_216.0)).all() {
+        return None;
+    }
+    Some(fl.to_i32())
+}
+
+/// `i` wrapped on axis `k` (`repeat` on a power of two or
+/// `clamp_to_edge`).
+#[inline(always)]
+fn wrap_index<L: Lanes>(l: L, p: &Plan<'_>, k: usize, i: L::I, size: L::I) -> L::I {
+    let top = size - l.i(1);
+    if p.repeat[k] {
+        i & top
+    } else {
+        i.max(l.i(0)).min(top)
+    }
+}
+
+/// Pixels `base..base + N`: the four texels of each one's footprint at
+/// the view's base level, each compared (`.DC`) or its post-swizzle
+/// component, into the four planes (`gather::gather_lane`). `false`: a
+/// lane's index is not exact in i32 (the group goes back).
+#[inline(always)]
+fn gather_pixels<L: Lanes, const K: u8>(
+    l: L,
+    g: &GatherPlan<'_>,
+    coords: &QuadCoords<'_>,
+    out: &mut PlanarOut<'_>,
+    base: usize,
+) -> bool {
+    let p = &g.plan;
+    let (s, t) = (l.load(&coords.s[base..]), l.load(&coords.t[base..]));
+    let layer = if p.array {
+        layers(l, p, l.load(&coords.a[base..]))
+    } else {
+        l.i(0)
+    };
+    let dref = match p.compare {
+        Some((_, d)) => {
+            let mut v = [0.0f32; MAX_LANES];
+            for (i, x) in v.iter_mut().enumerate() {
+                *x = d[i % 4];
+            }
+            l.load(&v)
+        }
+        None => l.f(0.0),
+    };
+    let lv = level_lanes(l, p, l.i(0), layer);
+    let mut i0 = l.i(0);
+    let mut j0 = l.i(0);
+    let mut k = 0;
+    while k < 4 {
+        if k == 0 || g.ptp {
+            let off = g.offsets[k];
+            let (Some(i), Some(j)) = (
+                footprint_i0(l, s, lv.wf, off[0]),
+                footprint_i0(l, t, lv.hf, off[1]),
+            ) else {
+                return false;
+            };
+            (i0, j0) = (i, j);
+        }
+        let (di, dj) = g.corners[k];
+        let x = wrap_index(l, p, 0, i0 + l.i(di), lv.w);
+        let y = wrap_index(l, p, 1, j0 + l.i(dj), lv.h);
+        let blk = column_blocks(l, &lv, x) + row_blocks(l, &lv, y);
+        let v = read::<L, K>(l, p, &lv, blk, dref);
+        let value = if p.compare.is_some() {
+            v[0]
+        } else {
+            match p.swizzle[g.component] {
+                Swizzle::R => v[0],
+                Swizzle::G => v[1],
+                Swizzle::B => v[2],
+                Swizzle::A => v[3],
+                Swizzle::Zero => l.f(0.0),
+                Swizzle::One => l.f(1.0),
+            }
+        };
+        let plane: &mut [f32] = match k {
+            0 => &mut out.r[base..],
+            1 => &mut out.g[base..],
+            2 => &mut out.b[base..],
+            _ => &mut out.a[base..],
+        };
+        l.store(value, plane);
+        k += 1;
+    }
+    true
 }
