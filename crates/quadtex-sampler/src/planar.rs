@@ -1151,8 +1151,9 @@ const GATHER_CORNERS: [(i32, i32); 4] = [(0, 1), (1, 1), (1, 0), (0, 0)];
 /// level, the component and the offsets.
 pub(crate) struct GatherPlan<'a> {
     plan: Plan<'a>,
-    /// The post-swizzle component returned (ignored under a compare).
-    component: usize,
+    /// What each footprint texel gives: the swizzled component, or the
+    /// compare result.
+    pick: Pick,
     /// Per result `k`: the texel offset added before the floor and the
     /// corner added after it (AOFFI: one offset, four corners; PTP: four
     /// offsets, corner `(0, 0)`).
@@ -1182,9 +1183,21 @@ impl<'a> GatherPlan<'a> {
             GatherOffsets::Aoffi([u, v]) => ([[u as f32, v as f32]; 4], GATHER_CORNERS, false),
             GatherOffsets::Ptp(o) => (o.map(|[u, v]| [u as f32, v as f32]), [(0, 0); 4], true),
         };
+        let pick = if plan.compare.is_some() {
+            Pick::Channel(0)
+        } else {
+            match plan.swizzle[usize::from(args.component & 3)] {
+                Swizzle::R => Pick::Channel(0),
+                Swizzle::G => Pick::Channel(1),
+                Swizzle::B => Pick::Channel(2),
+                Swizzle::A => Pick::Channel(3),
+                Swizzle::Zero => Pick::Const(0.0),
+                Swizzle::One => Pick::Const(1.0),
+            }
+        };
         Ok(GatherPlan {
             plan,
-            component: usize::from(args.component & 3),
+            pick,
             offsets,
             corners,
             ptp,
@@ -1259,6 +1272,56 @@ impl LaneKernel for GatherGroups<'_, '_, '_, '_, '_, '_> {
     }
 }
 
+/// What a gather returns of each footprint texel: channel `c` of the
+/// decoded (or compared: channel 0) texel, or a constant (a `Zero` or
+/// `One` swizzle).
+#[derive(Clone, Copy)]
+enum Pick {
+    Channel(usize),
+    Const(f32),
+}
+
+/// Channel `pick` of the texel at block index `blk` on every lane, as
+/// [`read`] gives it; RGBA8 decodes that channel alone.
+#[inline(always)]
+fn read_one<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    lv: &LevelLanes<L>,
+    blk: L::I,
+    dref: L::F,
+    pick: Pick,
+) -> L::F {
+    match pick {
+        Pick::Const(v) => l.f(v),
+        Pick::Channel(c) if K == RGBA8 => {
+            let words = l.words(p.bytes, lv.offset + blk.shl(p.texel_shift));
+            // Byte `c` of RGBA, R and B swapped for BGRA.
+            let byte = if p.bgra && c != 1 && c != 3 { 2 - c } else { c };
+            let code = match byte {
+                0 => words,
+                1 => words.shr(8),
+                2 => words.shr(16),
+                _ => words.shr(24),
+            };
+            if p.srgb && c != 3 {
+                l.srgb(code)
+            } else {
+                code.unorm8()
+            }
+        }
+        Pick::Channel(c) => {
+            let v = read::<L, K>(l, p, lv, blk, dref);
+            match c {
+                0 => v[0],
+                1 => v[1],
+                2 => v[2],
+                _ => v[3],
+            }
+        }
+    }
+}
+
 /// `i0` of the linear footprint on every lane (`gather::footprint_index`:
 /// `floor(st * size + off - 0.5)`); `None` when a lane's index is not
 /// exact in i32.
@@ -1313,37 +1376,34 @@ fn gather_pixels<L: Lanes, const K: u8>(
         None => l.f(0.0),
     };
     let lv = level_lanes(l, p, l.i(0), layer);
-    let mut i0 = l.i(0);
-    let mut j0 = l.i(0);
+    // The footprint's columns and rows as block-index shares: one
+    // footprint for all four results (none, AOFFI), or one per result
+    // (PTP, corner (0, 0) each).
+    let mut xs = [l.i(0); 2];
+    let mut ys = [l.i(0); 2];
     let mut k = 0;
     while k < 4 {
         if k == 0 || g.ptp {
             let off = g.offsets[k];
-            let (Some(i), Some(j)) = (
+            let (Some(i0), Some(j0)) = (
                 footprint_i0(l, s, lv.wf, off[0]),
                 footprint_i0(l, t, lv.hf, off[1]),
             ) else {
                 return false;
             };
-            (i0, j0) = (i, j);
+            let taps = if g.ptp { 1 } else { 2 };
+            let mut tap = 0;
+            while tap < taps {
+                let x = wrap_index(l, p, 0, i0 + l.i(tap as i32), lv.w);
+                let y = wrap_index(l, p, 1, j0 + l.i(tap as i32), lv.h);
+                xs[tap] = column_blocks(l, &lv, x);
+                ys[tap] = row_blocks(l, &lv, y);
+                tap += 1;
+            }
         }
         let (di, dj) = g.corners[k];
-        let x = wrap_index(l, p, 0, i0 + l.i(di), lv.w);
-        let y = wrap_index(l, p, 1, j0 + l.i(dj), lv.h);
-        let blk = column_blocks(l, &lv, x) + row_blocks(l, &lv, y);
-        let v = read::<L, K>(l, p, &lv, blk, dref);
-        let value = if p.compare.is_some() {
-            v[0]
-        } else {
-            match p.swizzle[g.component] {
-                Swizzle::R => v[0],
-                Swizzle::G => v[1],
-                Swizzle::B => v[2],
-                Swizzle::A => v[3],
-                Swizzle::Zero => l.f(0.0),
-                Swizzle::One => l.f(1.0),
-            }
-        };
+        let blk = xs[di as usize] + ys[dj as usize];
+        let value = read_one::<L, K>(l, p, &lv, blk, dref, g.pick);
         let plane: &mut [f32] = match k {
             0 => &mut out.r[base..],
             1 => &mut out.g[base..],
