@@ -13,6 +13,8 @@
 //! Addressing is by blocks (texels for uncompressed formats). What the
 //! bytes mean is `texel.rs` and `compressed/`; sampling is elsewhere.
 
+use std::sync::OnceLock;
+
 use bytemuck::{Pod, Zeroable};
 
 use crate::compressed;
@@ -238,6 +240,9 @@ pub struct Texture {
     data: AlignedBytes,
     subs: Vec<Subresource>,
     residency: Option<Residency>,
+    /// [`Texture::rgba8_mirror`], built on first use; reset by every
+    /// `&mut` method that can change the texels.
+    mirror: OnceLock<Option<Box<Texture>>>,
 }
 
 impl std::fmt::Debug for Texture {
@@ -310,6 +315,7 @@ impl Texture {
             data: AlignedBytes::try_zeroed(size)?,
             subs,
             residency: None,
+            mirror: OnceLock::new(),
         })
     }
 
@@ -412,6 +418,63 @@ impl Texture {
         t
     }
 
+    /// For a block-compressed format whose blocks decode through 8-bit
+    /// RGBA codes (BC1, BC2, BC3, BC7, ETC2 RGB8 / RGB8A1 / RGBA8,
+    /// [`compressed::block_rgba8`]): the same texels decoded once into
+    /// `R8G8B8A8_UNORM` (`_SRGB` for an sRGB format), with the same kind,
+    /// extent, levels, layers and layout. Reading it decodes every texel to
+    /// the same value as the compressed texture does. Built on first use
+    /// and kept until a `&mut` method changes the texels. `None` for other
+    /// formats, sparse textures, and when the copy cannot be allocated.
+    pub fn rgba8_mirror(&self) -> Option<&Texture> {
+        self.mirror
+            .get_or_init(|| self.build_rgba8_mirror())
+            .as_deref()
+    }
+
+    fn build_rgba8_mirror(&self) -> Option<Box<Texture>> {
+        let f = self.desc.format;
+        if self.residency.is_some() || f.block_extent() != (4, 4) {
+            return None;
+        }
+        // A zero block tells the formats that decode through codes.
+        compressed::block_rgba8(f, &[0u8; 16])?;
+        let format = if f.is_srgb() {
+            TextureFormat::Rgba8Srgb
+        } else {
+            TextureFormat::Rgba8Unorm
+        };
+        let desc = TextureDesc {
+            format,
+            ..self.desc
+        };
+        let mut m = Texture::new(desc, self.layout).ok()?;
+        let mut blocks = Vec::new();
+        for i in 0..self.subs.len() {
+            let s = self.subs[i];
+            blocks.clear();
+            self.read_sub_linear(i, &mut blocks);
+            let (w, h) = (s.extent.width as usize, s.extent.height as usize);
+            let mut texels = vec![0u8; w * h * s.extent.depth as usize * 4];
+            let bpb = s.block_bytes as usize;
+            for (b, block) in blocks.chunks_exact(bpb).enumerate() {
+                let bx = b % s.blocks_x as usize;
+                let by = (b / s.blocks_x as usize) % s.blocks_y as usize;
+                let z = b / (s.blocks_x as usize * s.blocks_y as usize);
+                let px = compressed::block_rgba8(f, block)?;
+                for (k, p) in px.iter().enumerate() {
+                    let (x, y) = (4 * bx + k % 4, 4 * by + k / 4);
+                    if x < w && y < h {
+                        let o = ((z * h + y) * w + x) * 4;
+                        texels[o..o + 4].copy_from_slice(p);
+                    }
+                }
+            }
+            m.write_sub_linear(i, &texels);
+        }
+        Some(Box::new(m))
+    }
+
     /// The description.
     pub fn desc(&self) -> &TextureDesc {
         &self.desc
@@ -434,6 +497,7 @@ impl Texture {
 
     /// The raw storage, writable.
     pub fn bytes_mut(&mut self) -> &mut [u8] {
+        self.mirror = OnceLock::new();
         self.data.as_mut_slice()
     }
 
@@ -499,6 +563,7 @@ impl Texture {
     /// [`Texture::write_subresource_bytes`]), and the errors of
     /// [`texel::encode`] for a value or aspect the format cannot take.
     pub fn write_texel(&mut self, at: TexelAddr, aspect: Aspect, value: Texel) -> Result<()> {
+        self.mirror = OnceLock::new();
         let TexelAddr {
             level,
             layer,
@@ -570,12 +635,14 @@ impl Texture {
                 actual: src.len() as u64,
             });
         }
+        self.mirror = OnceLock::new();
         self.write_sub_linear(i, src);
         Ok(())
     }
 
     /// Makes the texture sparse: every tile starts non-resident.
     pub fn make_sparse(&mut self) {
+        self.mirror = OnceLock::new();
         self.residency = Some(Residency::new(&self.desc));
     }
 
@@ -713,6 +780,7 @@ impl LinearBuilder {
             },
             subs,
             residency: None,
+            mirror: OnceLock::new(),
         })
     }
 }
@@ -883,5 +951,108 @@ mod tests {
             assert_eq!(linear[linear.len() - 4..], [255, 0, 0, 255]);
             assert_eq!(linear.iter().filter(|&&b| b != 0).count(), 4);
         }
+    }
+}
+
+#[cfg(test)]
+mod mirror_tests {
+    use super::*;
+    use crate::desc::TextureKind;
+    use TextureFormat as F;
+
+    /// Seeded bytes (a 64-bit LCG's high bytes).
+    fn bytes(n: usize, seed: u64) -> Vec<u8> {
+        let mut x = seed;
+        (0..n)
+            .map(|_| {
+                x = x
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                (x >> 56) as u8
+            })
+            .collect()
+    }
+
+    /// Every texel of the RGBA8 mirror reads as the compressed texel does,
+    /// on odd extents (partial blocks), every level, two layers, both
+    /// layouts, for each format the mirror covers.
+    #[test]
+    fn the_rgba8_mirror_reads_as_the_compressed_texture_does() {
+        let formats = [
+            F::Bc1RgbUnorm,
+            F::Bc1RgbaSrgb,
+            F::Bc2Unorm,
+            F::Bc3Srgb,
+            F::Bc7Unorm,
+            F::Bc7Srgb,
+            F::Etc2Rgb8Unorm,
+            F::Etc2Rgb8A1Srgb,
+            F::Etc2Rgba8Unorm,
+        ];
+        for (n, f) in formats.into_iter().enumerate() {
+            for layout in [Layout::Linear, Layout::Tiled] {
+                let desc = TextureDesc::d2(f, 13, 7).with_layers(TextureKind::D2Array, 2);
+                let size = desc.total_bytes().unwrap() as usize;
+                let t = Texture::from_linear_bytes(desc, layout, &bytes(size, n as u64)).unwrap();
+                let m = t.rgba8_mirror().expect("a mirror");
+                assert_eq!(m.format().is_srgb(), f.is_srgb());
+                assert_eq!(m.layout(), layout);
+                let mut checked = 0;
+                for level in 0..desc.levels {
+                    let e = desc.level_extent(level);
+                    for layer in 0..2 {
+                        for y in 0..e.height {
+                            for x in 0..e.width {
+                                let at = TexelAddr::new(level, layer, 0, x, y, 0);
+                                let want = t.read_texel(at, Aspect::Color).unwrap().to_f32();
+                                let got = m.read_texel(at, Aspect::Color).unwrap().to_f32();
+                                assert_eq!(
+                                    got.map(f32::to_bits),
+                                    want.map(f32::to_bits),
+                                    "{f:?} {layout:?} {at:?}"
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+                // 13x7, 6x3, 3x1 and 1x1 texels, two layers.
+                assert_eq!(checked, 2 * (91 + 18 + 3 + 1));
+            }
+        }
+    }
+
+    /// No mirror for formats whose decode is not 8-bit codes, nor for
+    /// uncompressed or sparse textures; a write drops a stale mirror.
+    #[test]
+    fn the_mirror_is_only_for_8_bit_block_formats_and_follows_writes() {
+        for f in [F::Bc4Unorm, F::Bc6hUfloat, F::Rgba8Unorm] {
+            let t = Texture::new(TextureDesc::d2(f, 8, 8), Layout::Tiled).unwrap();
+            assert!(t.rgba8_mirror().is_none(), "{f:?}");
+        }
+        let mut t = Texture::new(TextureDesc::d2(F::Bc1RgbaUnorm, 8, 8), Layout::Linear).unwrap();
+        let at = TexelAddr::at(0, 0);
+        // An all-zero BC1 block: colour 0 both ends, index 0: black, and
+        // (c0 <= c1: the three-colour mode) alpha 255.
+        assert_eq!(
+            t.rgba8_mirror()
+                .unwrap()
+                .read_texel(at, Aspect::Color)
+                .unwrap()
+                .to_f32(),
+            [0.0, 0.0, 0.0, 1.0]
+        );
+        // Block 0: c0 = white (0xffff) > c1 = 0, indices 0: white.
+        t.bytes_mut()[..2].copy_from_slice(&[0xff, 0xff]);
+        assert_eq!(
+            t.rgba8_mirror()
+                .unwrap()
+                .read_texel(at, Aspect::Color)
+                .unwrap()
+                .to_f32(),
+            [1.0, 1.0, 1.0, 1.0]
+        );
+        t.make_sparse();
+        assert!(t.rgba8_mirror().is_none());
     }
 }

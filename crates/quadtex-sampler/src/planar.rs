@@ -194,7 +194,16 @@ impl<'a> Plan<'a> {
             TextureKind::D2Array => true,
             _ => return Err(Fallback::Kind),
         };
+        // Block formats that decode through 8-bit RGBA codes read their
+        // texture's RGBA8 mirror (`Texture::rgba8_mirror`: the same values
+        // texel for texel); other block formats are not for this kernel.
+        let mirror = if ctx.format.block_extent() == (1, 1) {
+            None
+        } else {
+            Some(view.texture.rgba8_mirror().ok_or(Fallback::Format)?)
+        };
         let (texel, bgra, srgb) = match ctx.format {
+            _ if mirror.is_some() => (TexelKind::Rgba8, false, ctx.format.is_srgb()),
             TextureFormat::Rgba8Unorm => (TexelKind::Rgba8, false, false),
             TextureFormat::Rgba8Srgb => (TexelKind::Rgba8, false, true),
             TextureFormat::Bgra8Unorm => (TexelKind::Rgba8, true, false),
@@ -241,7 +250,7 @@ impl<'a> Plan<'a> {
         // `Lod::Base` is an explicit lambda: no footprint, no taps.
         let max_aniso = p.aniso_levels.quantize(smp.max_anisotropy);
         let aniso = (max_aniso > 1.0 && !base_lod).then_some(max_aniso);
-        let tex = &view.texture;
+        let tex = mirror.unwrap_or(&view.texture);
         if tex.bytes().len() > i32::MAX as usize {
             return Err(Fallback::Layout);
         }

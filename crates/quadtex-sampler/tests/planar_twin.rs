@@ -3,7 +3,8 @@
 //! random 8-bit RGBA/BGRA UNORM and sRGB textures and D32F/D16 depth
 //! textures under every compare op (references in and out of [0, 1], NaN),
 //! R32F and RGBA16F textures of random bits (negative, -0, infinite and
-//! NaN texels) (2D and 2D arrays,
+//! NaN texels), depth read without a compare, BC1/BC3/BC7/ETC2 blocks of
+//! random bits (read through their RGBA8 mirror) (2D and 2D arrays,
 //! linear and tiled, power-of-two and other extents), every filter and
 //! mipmap mode, `repeat` and `clamp_to_edge`, views with a base level,
 //! fewer levels, a min LOD and swizzles, sampler biases and LOD clamps,
@@ -78,6 +79,11 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
         F::Depth16Unorm,
         F::R32Float,
         F::Rgba16Float,
+        // Block formats read through their RGBA8 mirror.
+        F::Bc1RgbUnorm,
+        F::Bc3Unorm,
+        F::Bc7Srgb,
+        F::Etc2Rgba8Unorm,
     ]);
     // Depth views mostly with a compare; one in four read plain depth.
     let depth = matches!(format, F::Depth32Float | F::Depth16Unorm) && !rng.one_in(4);

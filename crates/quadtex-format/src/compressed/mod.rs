@@ -147,6 +147,53 @@ pub fn decode_block(format: TextureFormat, block: &[u8], out: &mut [[f32; 4]]) -
     Ok(())
 }
 
+/// The 16 texels of one 4x4 block of `format`, row-major, as the 8-bit
+/// RGBA codes its decode goes through (what [`decode_block`] normalizes,
+/// or sRGB-decodes, channel by channel): BC1 (opaque alpha for BC1_RGB),
+/// BC2, BC3, BC7 and ETC2 RGB8 / RGB8A1 / RGBA8. `None` for other formats
+/// (their decodes are not 8-bit codes) and for a short `block`.
+pub fn block_rgba8(format: TextureFormat, block: &[u8]) -> Option<[[u8; 4]; 16]> {
+    let FormatLayout::Block { kind, bytes, .. } = format.layout() else {
+        return None;
+    };
+    if block.len() < bytes as usize {
+        return None;
+    }
+    let bc = |decode: fn(&[u8], &mut [u8], usize)| {
+        let mut px = [0u8; 64];
+        decode(block, &mut px, 16);
+        let mut out = [[0u8; 4]; 16];
+        for (t, p) in out.iter_mut().zip(px.as_chunks::<4>().0) {
+            *t = *p;
+        }
+        out
+    };
+    Some(match kind {
+        BlockKind::Bc1 { alpha } => {
+            let mut out = bc(bcdec_rs::bc1);
+            if !alpha {
+                out.iter_mut().for_each(|t| t[3] = 255);
+            }
+            out
+        }
+        BlockKind::Bc2 => bc(bcdec_rs::bc2),
+        BlockKind::Bc3 => bc(bcdec_rs::bc3),
+        BlockKind::Bc7 => bc(bcdec_rs::bc7),
+        BlockKind::Etc2Rgb8 | BlockKind::Etc2Rgb8A1 => {
+            etc::etc2_rgb(&half_block(block, 0), kind == BlockKind::Etc2Rgb8A1)
+        }
+        BlockKind::Etc2Rgba8 => {
+            let alpha = etc::eac_alpha8(&half_block(block, 0));
+            let mut px = etc::etc2_rgb(&half_block(block, 1), false);
+            for (p, a) in px.iter_mut().zip(alpha) {
+                p[3] = a;
+            }
+            px
+        }
+        _ => return None,
+    })
+}
+
 /// 8-bit RGBA texels to floats, sRGB-decoding colour when asked.
 fn rgba8_to_f32(px: &[u8], out: &mut [[f32; 4]], srgb: bool) {
     for (t, &p) in out.iter_mut().zip(px.as_chunks::<4>().0) {
