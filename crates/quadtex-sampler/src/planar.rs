@@ -16,14 +16,21 @@
 //! ones, then filters the quads' pixels `N` at a time.
 //!
 //! It covers the common family: 2D and 2D-array views of 8-bit RGBA / BGRA
-//! UNORM and sRGB formats, R32_SFLOAT and R16G16B16A16_SFLOAT, and of
-//! D32_SFLOAT and D16_UNORM with a depth compare (PCF), normalized coordinates, nearest or linear filters with
-//! any mipmap mode, `repeat` (power-of-two levels) and `clamp_to_edge`,
-//! anisotropic footprints (up to 16 taps per level, lanes with fewer taps
-//! masked), weighted-average reduction,
-//! implicit LOD with coarse or fine derivatives or the base level, texel
-//! offsets,
-//! in both precision modes (f32 or fixed-point weights and LOD fractions).
+//! UNORM and sRGB formats, R32_SFLOAT and R16G16B16A16_SFLOAT, D32_SFLOAT
+//! and D16_UNORM with a depth compare (PCF) or without, and the block
+//! formats whose blocks decode through 8-bit RGBA codes (BC1-BC3, BC7,
+//! ETC2 RGB8 / RGB8A1 / RGBA8, read through the texture's RGBA8 mirror,
+//! `Texture::rgba8_mirror`); normalized coordinates, nearest or linear
+//! filters with any mipmap mode, `repeat` (power-of-two levels) and
+//! `clamp_to_edge`, anisotropic footprints (up to 16 taps per level, lanes
+//! with fewer taps masked), weighted-average reduction; every LOD form:
+//! implicit with coarse or fine derivatives, with a per-lane shader bias,
+//! the base level, an explicit lambda per lane, explicit gradients per
+//! lane (a LOD that differs between a quad's lanes is selected per pixel);
+//! texel offsets; in both precision modes (f32 or fixed-point weights and
+//! LOD fractions). Gathers ([`crate::QuadSampler::gather_planar`]) take
+//! the same views, with component select, AOFFI or PTP offsets and depth
+//! compare.
 //! [`crate::QuadSampler::planar_fallback`] says why anything else is not for
 //! it ([`Fallback`]); a
 //! group whose coordinates leave the range of exact 32-bit texel indices
@@ -79,17 +86,15 @@ pub struct PlanarOut<'a> {
 pub enum Fallback {
     /// Not a 2D or 2D-array view.
     Kind,
-    /// Not an 8-bit RGBA or BGRA UNORM / sRGB format, R32_SFLOAT or
-    /// R16G16B16A16_SFLOAT, nor D32_SFLOAT or D16_UNORM with a depth
-    /// compare (or a compare on a colour format), or a residency map.
+    /// Not an 8-bit RGBA or BGRA UNORM / sRGB format, R32_SFLOAT,
+    /// R16G16B16A16_SFLOAT, D32_SFLOAT, D16_UNORM, nor a block format with
+    /// an RGBA8 mirror; a compare on a colour format; or a residency map.
     Format,
     /// Unnormalized coordinates or a min/max reduction.
     Sampler,
     /// An address mode other than `repeat` and `clamp_to_edge`, or
     /// `repeat` on a level that is not a power of two.
     Address,
-    /// Explicit gradients, levels or biases.
-    Lod,
     /// More than 16 levels, tiles wider than 16 texels, layers that are
     /// not evenly spaced, or a texture past 2 GiB.
     Layout,
@@ -164,6 +169,14 @@ pub(crate) struct Plan<'a> {
     base_lod: bool,
     /// Fine derivatives: lambda per pixel rather than per quad.
     fine: bool,
+    /// Lambda, bias or derivatives that differ between a quad's lanes
+    /// (`Lod::Level`, `Lod::Bias`, `Lod::Grad`): LOD per pixel.
+    per_pixel: bool,
+    /// What the LOD starts from when it is not the quad's derivatives.
+    explicit: Explicit,
+    /// Per lane of a quad: the sampler's bias plus the shader's, clamped
+    /// (`Profile::clamp_bias`).
+    lane_bias: [f32; 4],
     /// The profile's quantized maximum anisotropy when above 1 (and the
     /// LOD implicit): anisotropic footprints of up to 16 taps.
     aniso: Option<f32>,
@@ -180,6 +193,17 @@ pub(crate) struct Plan<'a> {
     offset: [f32; 2],
     swizzle: [Swizzle; 4],
     identity: bool,
+}
+
+/// Where a sample's LOD comes from besides the quad's own derivatives.
+#[derive(Clone, Copy)]
+enum Explicit {
+    /// The quad's derivatives (or the base level).
+    None,
+    /// `Lod::Level`: lambda per lane of a quad.
+    Level([f32; 4]),
+    /// `Lod::Grad`: `ds/dx`, `dt/dx`, `ds/dy`, `dt/dy` per lane of a quad.
+    Grad([[f32; 4]; 4]),
 }
 
 impl<'a> Plan<'a> {
@@ -239,14 +263,30 @@ impl<'a> Plan<'a> {
         if smp.unnormalized || smp.reduction != ReductionMode::WeightedAverage {
             return Err(Fallback::Sampler);
         }
-        let (base_lod, fine) = match args.lod {
-            Lod::Implicit => (
+        let fine = args.derivatives.unwrap_or(p.derivatives) == Derivatives::Fine;
+        let mut shader_bias = [0.0f32; 4];
+        let (base_lod, fine, explicit) = match args.lod {
+            Lod::Implicit => (false, fine, Explicit::None),
+            Lod::Bias(b) => {
+                shader_bias = b;
+                (false, fine, Explicit::None)
+            }
+            Lod::Base => (true, false, Explicit::None),
+            Lod::Level(l) => (true, false, Explicit::Level(l)),
+            Lod::Grad { ddx, ddy } => (
                 false,
-                args.derivatives.unwrap_or(p.derivatives) == Derivatives::Fine,
+                false,
+                Explicit::Grad([
+                    ddx.map(|d| d[0]),
+                    ddx.map(|d| d[1]),
+                    ddy.map(|d| d[0]),
+                    ddy.map(|d| d[1]),
+                ]),
             ),
-            Lod::Base => (true, false),
-            _ => return Err(Fallback::Lod),
         };
+        let lane_bias = shader_bias.map(|b| p.clamp_bias(smp.mip_lod_bias + b));
+        let per_pixel =
+            fine || !matches!(explicit, Explicit::None) || matches!(args.lod, Lod::Bias(_));
         // `Lod::Base` is an explicit lambda: no footprint, no taps.
         let max_aniso = p.aniso_levels.quantize(smp.max_anisotropy);
         let aniso = (max_aniso > 1.0 && !base_lod).then_some(max_aniso);
@@ -337,6 +377,9 @@ impl<'a> Plan<'a> {
             base_hf: ctx.base[1] as f32,
             base_lod,
             fine,
+            per_pixel,
+            explicit,
+            lane_bias,
             aniso,
             bias: p.clamp_bias(smp.mip_lod_bias + 0.0),
             min_lod: smp.min_lod,
@@ -612,8 +655,8 @@ fn fine_footprint<L: Lanes>(l: L, p: &Plan<'_>, s: L::F, t: L::F) -> Footprint<L
 /// `Ctx::select` on every lane from lambda before bias: the levels, their
 /// weights and the filter.
 #[inline(always)]
-fn select<L: Lanes>(l: L, p: &Plan<'_>, fp: Footprint<L>) -> QuadLod<L> {
-    let lambda = fp.lambda + l.f(p.bias);
+fn select<L: Lanes>(l: L, p: &Plan<'_>, fp: Footprint<L>, bias: L::F) -> QuadLod<L> {
+    let lambda = fp.lambda + bias;
     let mut lambda = lambda.is_nan().select(l.f(f32::NEG_INFINITY), lambda);
     if let Some(sc) = p.lod_frac {
         let s = l.f(sc);
@@ -804,6 +847,15 @@ fn row_blocks<L: Lanes>(l: L, lv: &LevelLanes<L>, y: L::I) -> L::I {
     (y.shr_v(th) * lv.tiles_x).shl_v(tw + th) + (low | high)
 }
 
+/// Whether texels of kind `K` read by `p` may be negative, -0, infinite
+/// or NaN (the float formats, D32F without a compare): terms of weight
+/// zero must then be skipped, as the reference skips them, rather than
+/// added.
+#[inline(always)]
+fn signed_texels<const K: u8>(p: &Plan<'_>) -> bool {
+    K == R32F || K == RGBA16F || (K == DEPTH32 && p.compare.is_none())
+}
+
 /// One level's nearest-or-bilinear filter (`Ctx::filter_level`) of `N`
 /// pixels at `(s, t)`, `linear` per lane. `None` when a lane's texel index
 /// is not exact in i32 (NaN, infinite, beyond 2^24).
@@ -858,7 +910,7 @@ fn filter_level<L: Lanes, const K: u8>(
     // weighted term is in (the weights sum to one). Texels that may be
     // negative, -0, infinite or NaN (the float formats, D32F read without
     // a compare) skip zero-weight terms as the reference does.
-    let signed = K == R32F || K == RGBA16F || (K == DEPTH32 && p.compare.is_none());
+    let signed = signed_texels::<K>(p);
     if p.nearest && !signed {
         return Some(read::<L, K>(l, p, lv, xs[0] + ys[0], dref));
     }
@@ -931,16 +983,56 @@ fn group<L: Lanes, const K: u8>(
     // which would be a function of its own compiled without the level's
     // target features): the kernel is compiled per level and texel kind,
     // and each inlined copy costs build time.
-    let quad_lod = if p.fine {
-        None
+    // Per quad (one quad per lane): the footprint of coarse derivatives
+    // or the base level, and (when the LOD is per quad) the selection.
+    let quad_fp = if !p.fine && matches!(p.explicit, Explicit::None) {
+        Some(coarse_footprint(l, p, &s, &t))
     } else {
-        Some(select(l, p, coarse_footprint(l, p, &s, &t)))
+        None
+    };
+    let quad_lod = match &quad_fp {
+        Some(fp) if !p.per_pixel => {
+            let fp = Footprint {
+                lambda: fp.lambda,
+                taps: fp.taps,
+                ax: fp.ax,
+                ay: fp.ay,
+            };
+            Some(select(l, p, fp, l.f(p.bias)))
+        }
+        _ => None,
     };
     let mut k = 0;
     while k < 4 {
-        let lod = match &quad_lod {
-            Some(q) => spread(l, p, q, k),
-            None => select(l, p, fine_footprint(l, p, s[k], t[k])),
+        let lod = match (&quad_lod, &quad_fp) {
+            (Some(q), _) => spread(l, p, q, k),
+            (None, Some(fp)) => {
+                let fp = Footprint {
+                    lambda: l.spread(fp.lambda, k),
+                    taps: l.spread(fp.taps, k),
+                    ax: l.spread(fp.ax, k),
+                    ay: l.spread(fp.ay, k),
+                };
+                select(l, p, fp, quad_pattern(l, p.lane_bias))
+            }
+            (None, None) => {
+                let fp = match p.explicit {
+                    Explicit::None => fine_footprint(l, p, s[k], t[k]),
+                    Explicit::Level(lambda) => Footprint {
+                        lambda: quad_pattern(l, lambda),
+                        taps: l.f(1.0),
+                        ax: l.f(0.0),
+                        ay: l.f(0.0),
+                    },
+                    Explicit::Grad([sx, tx, sy, ty]) => footprint(
+                        l,
+                        p,
+                        (quad_pattern(l, sx), quad_pattern(l, tx)),
+                        (quad_pattern(l, sy), quad_pattern(l, ty)),
+                    ),
+                };
+                select(l, p, fp, quad_pattern(l, p.lane_bias))
+            }
         };
         if !pixels::<L, K>(l, p, coords, out, &lod, (s[k], t[k]), base + k * n) {
             return false;
@@ -948,6 +1040,18 @@ fn group<L: Lanes, const K: u8>(
         k += 1;
     }
     true
+}
+
+/// Four per-lane-of-a-quad values repeated over every quad of a vector.
+#[inline(always)]
+fn quad_pattern<L: Lanes>(l: L, v: [f32; 4]) -> L::F {
+    let mut a = [0.0f32; MAX_LANES];
+    let mut i = 0;
+    while i < MAX_LANES {
+        a[i] = v[i % 4];
+        i += 1;
+    }
+    l.load(&a)
 }
 
 /// Per-quad values (one quad per lane) onto the pixels of vector `k` of a
@@ -1063,7 +1167,7 @@ fn levels<L: Lanes, const K: u8>(
     // zero-weight level adds +0, as in `filter_level`).
     let (w0, w1) = (lod.w_hi, lod.w_lo);
     let mut acc = [l.f(0.0); 4];
-    if K == R32F || K == RGBA16F {
+    if signed_texels::<K>(p) {
         // `sample_lane` skips zero-weight levels.
         let (live0, live1) = (w0.eq(l.f(0.0)).not(), w1.eq(l.f(0.0)).not());
         for c in 0..4 {

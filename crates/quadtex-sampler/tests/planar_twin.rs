@@ -11,7 +11,8 @@
 //! anisotropic footprints (maximum anisotropy up to 16, stretched
 //! mappings up to 100:1), texel offsets, implicit LODs from coarse, fine and the profile's
 //! default derivatives (with bent mappings, so fine and coarse differ),
-//! base LODs, all four profiles (f32
+//! base LODs, explicit lambdas, shader biases and gradients per lane (NaN
+//! and infinities among them), all four profiles (f32
 //! and 8-bit fixed-point weights and LOD fractions), magnified to heavily
 //! minified quads, and lanes with NaN, infinite and huge coordinates (the
 //! kernel hands those groups back).
@@ -194,10 +195,28 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
         Profile::D3D11,
     ]);
     let args = SampleArgs {
-        lod: if rng.one_in(5) {
-            Lod::Base
-        } else {
-            Lod::Implicit
+        lod: match rng.u() % 10 {
+            0 => Lod::Base,
+            1 => Lod::Level([0; 4].map(|_| match rng.u() % 8 {
+                0 => rng.pick(&[f32::NAN, f32::INFINITY, -f32::INFINITY, -0.0]),
+                _ => rng.f() * 12.0 - 3.0,
+            })),
+            2 => Lod::Bias([0; 4].map(|_| match rng.u() % 8 {
+                0 => rng.pick(&[f32::NAN, 100.0, -100.0]),
+                _ => rng.f() * 6.0 - 3.0,
+            })),
+            3 => {
+                // Per-lane gradients from magnified to minified, stretched
+                // or not, now and then zero or not finite.
+                let mut d = || match rng.u() % 16 {
+                    0 => rng.pick(&[0.0, f32::NAN, f32::INFINITY]),
+                    _ => (rng.f() - 0.5) * rng.pick(&[0.001f32, 0.02, 0.1, 0.5]),
+                };
+                let ddx = [0; 4].map(|_| [d(), d(), 0.0]);
+                let ddy = [0; 4].map(|_| [d(), d(), 0.0]);
+                Lod::Grad { ddx, ddy }
+            }
+            _ => Lod::Implicit,
         },
         derivatives: rng.pick(&[Some(Derivatives::Coarse), Some(Derivatives::Fine), None]),
         offset: if rng.one_in(4) {
