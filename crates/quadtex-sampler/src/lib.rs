@@ -183,56 +183,82 @@ impl<'a> QuadSampler<'a> {
             .ok()
             .filter(|_| self.ctx.usable);
         let group = self.level.min(SimdLevel::detect()).lanes();
+        // A group the kernel hands back at a wide level is tried again four
+        // quads at a time at four lanes (a cube footprint that leaves its
+        // face, say, then costs the other path four quads, not sixteen).
+        let narrow = if SimdLevel::Sse2.supported() {
+            SimdLevel::Sse2
+        } else {
+            SimdLevel::Portable
+        };
         let mut q = 0;
         while q < n {
-            if let Some(p) = &plan {
-                let done = p.run(self.level, coords, out, q, n);
-                self.planar_quads += done;
-                q += done;
-            }
-            // A group the kernel handed back, or everything when it does
-            // not take the call: the other paths, a chunk at a time.
-            let end = if plan.is_some() {
-                (q + group).min(n)
-            } else {
-                n
+            let Some(p) = &plan else {
+                self.gather_planar_by_quads(args, coords, out, q, n);
+                break;
             };
-            const CHUNK: usize = 64;
-            let mut quads = [Quad::new([[0.0; 4]; 4]); CHUNK];
-            let mut res = [QuadResult::EMPTY; CHUNK];
-            let mut at = q;
-            while at < end {
-                let m = (end - at).min(CHUNK);
-                for (k, quad) in quads[..m].iter_mut().enumerate() {
-                    let qi = at + k;
-                    let lane = |c: &[f32], l: usize| c.get(4 * qi + l).copied().unwrap_or(0.0);
-                    *quad = Quad::new([0, 1, 2, 3].map(|l| {
-                        [
-                            lane(coords.s, l),
-                            lane(coords.t, l),
-                            lane(coords.r, l),
-                            lane(coords.a, l),
-                        ]
-                    }));
-                }
-                self.gather_quads_at_width(
-                    batch::NATIVE_QUADS * 4,
-                    args,
-                    &quads[..m],
-                    &mut res[..m],
-                );
-                for (k, r) in res[..m].iter().enumerate() {
-                    for (l, t) in r.texels.iter().enumerate() {
-                        let v = t.map_or([0.0; 4], |t| t.to_f32());
-                        let i = 4 * (at + k) + l;
-                        (out.r[i], out.g[i], out.b[i], out.a[i]) = (v[0], v[1], v[2], v[3]);
-                    }
-                }
-                at += m;
+            let done = p.run(self.level, coords, out, q, n);
+            self.planar_quads += done;
+            q += done;
+            if q >= n {
+                break;
             }
-            q = end;
+            let end = (q + group).min(n);
+            while q < end {
+                if group > narrow.lanes() {
+                    let done = p.run(narrow, coords, out, q, end);
+                    self.planar_quads += done;
+                    q += done;
+                }
+                if q < end {
+                    // What no kernel took: the other batched paths.
+                    let e = (q + narrow.lanes()).min(end);
+                    self.gather_planar_by_quads(args, coords, out, q, e);
+                    q = e;
+                }
+            }
         }
         n
+    }
+
+    /// Quads `from..end` of a planar call through the other batched
+    /// paths, a chunk at a time, into the planes.
+    fn gather_planar_by_quads(
+        &mut self,
+        args: &GatherArgs,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+        from: usize,
+        end: usize,
+    ) {
+        const CHUNK: usize = 64;
+        let mut quads = [Quad::new([[0.0; 4]; 4]); CHUNK];
+        let mut res = [QuadResult::EMPTY; CHUNK];
+        let mut at = from;
+        while at < end {
+            let m = (end - at).min(CHUNK);
+            for (k, quad) in quads[..m].iter_mut().enumerate() {
+                let qi = at + k;
+                let lane = |c: &[f32], l: usize| c.get(4 * qi + l).copied().unwrap_or(0.0);
+                *quad = Quad::new([0, 1, 2, 3].map(|l| {
+                    [
+                        lane(coords.s, l),
+                        lane(coords.t, l),
+                        lane(coords.r, l),
+                        lane(coords.a, l),
+                    ]
+                }));
+            }
+            self.gather_quads_at_width(batch::NATIVE_QUADS * 4, args, &quads[..m], &mut res[..m]);
+            for (k, r) in res[..m].iter().enumerate() {
+                for (l, t) in r.texels.iter().enumerate() {
+                    let v = t.map_or([0.0; 4], |t| t.to_f32());
+                    let i = 4 * (at + k) + l;
+                    (out.r[i], out.g[i], out.b[i], out.a[i]) = (v[0], v[1], v[2], v[3]);
+                }
+            }
+            at += m;
+        }
     }
 
     /// `tex` on `n` full quads given as planes ([`QuadCoords`]: lane `l` of
@@ -270,56 +296,86 @@ impl<'a> QuadSampler<'a> {
             .ok()
             .filter(|_| self.ctx.usable);
         let group = self.level.min(SimdLevel::detect()).lanes();
+        // A group the kernel hands back at a wide level is tried again four
+        // quads at a time at four lanes (a cube footprint that leaves its
+        // face, say, then costs the other path four quads, not sixteen).
+        let narrow = if SimdLevel::Sse2.supported() {
+            SimdLevel::Sse2
+        } else {
+            SimdLevel::Portable
+        };
         let mut q = 0;
         while q < n {
-            if let Some(p) = &plan {
-                let done = p.run(self.level, coords, out, q, n);
-                self.planar_quads += done;
-                q += done;
-            }
-            // A group the kernel handed back, or the remainder (everything
-            // when the kernel does not take the call): the other batched
-            // paths, a chunk of quads at a time.
-            let end = if plan.is_some() {
-                (q + group).min(n)
-            } else {
-                n
+            let Some(p) = &plan else {
+                self.sample_planar_by_quads(args, coords, out, q, n);
+                break;
             };
-            const CHUNK: usize = 64;
-            let mut quads = [Quad::new([[0.0; 4]; 4]); CHUNK];
-            let mut rgba = [[[0.0f32; 4]; 4]; CHUNK];
-            let mut at = q;
-            while at < end {
-                let m = (end - at).min(CHUNK);
-                for (k, quad) in quads[..m].iter_mut().enumerate() {
-                    let qi = at + k;
-                    let lane = |c: &[f32], l: usize| c.get(4 * qi + l).copied().unwrap_or(0.0);
-                    *quad = Quad::new([0, 1, 2, 3].map(|l| {
-                        [
-                            lane(coords.s, l),
-                            lane(coords.t, l),
-                            lane(coords.r, l),
-                            lane(coords.a, l),
-                        ]
-                    }));
-                }
-                self.sample_quads_rgba_at_width(
-                    batch::NATIVE_QUADS * 4,
-                    args,
-                    &quads[..m],
-                    &mut rgba[..m],
-                );
-                for (k, px) in rgba[..m].iter().enumerate() {
-                    for (l, v) in px.iter().enumerate() {
-                        let i = 4 * (at + k) + l;
-                        (out.r[i], out.g[i], out.b[i], out.a[i]) = (v[0], v[1], v[2], v[3]);
-                    }
-                }
-                at += m;
+            let done = p.run(self.level, coords, out, q, n);
+            self.planar_quads += done;
+            q += done;
+            if q >= n {
+                break;
             }
-            q = end;
+            let end = (q + group).min(n);
+            while q < end {
+                if group > narrow.lanes() {
+                    let done = p.run(narrow, coords, out, q, end);
+                    self.planar_quads += done;
+                    q += done;
+                }
+                if q < end {
+                    // What no kernel took: the other batched paths.
+                    let e = (q + narrow.lanes()).min(end);
+                    self.sample_planar_by_quads(args, coords, out, q, e);
+                    q = e;
+                }
+            }
         }
         n
+    }
+
+    /// Quads `from..end` of a planar call through the other batched
+    /// paths, a chunk at a time, into the planes.
+    fn sample_planar_by_quads(
+        &mut self,
+        args: &SampleArgs,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+        from: usize,
+        end: usize,
+    ) {
+        const CHUNK: usize = 64;
+        let mut quads = [Quad::new([[0.0; 4]; 4]); CHUNK];
+        let mut rgba = [[[0.0f32; 4]; 4]; CHUNK];
+        let mut at = from;
+        while at < end {
+            let m = (end - at).min(CHUNK);
+            for (k, quad) in quads[..m].iter_mut().enumerate() {
+                let qi = at + k;
+                let lane = |c: &[f32], l: usize| c.get(4 * qi + l).copied().unwrap_or(0.0);
+                *quad = Quad::new([0, 1, 2, 3].map(|l| {
+                    [
+                        lane(coords.s, l),
+                        lane(coords.t, l),
+                        lane(coords.r, l),
+                        lane(coords.a, l),
+                    ]
+                }));
+            }
+            self.sample_quads_rgba_at_width(
+                batch::NATIVE_QUADS * 4,
+                args,
+                &quads[..m],
+                &mut rgba[..m],
+            );
+            for (k, px) in rgba[..m].iter().enumerate() {
+                for (l, v) in px.iter().enumerate() {
+                    let i = 4 * (at + k) + l;
+                    (out.r[i], out.g[i], out.b[i], out.a[i]) = (v[0], v[1], v[2], v[3]);
+                }
+            }
+            at += m;
+        }
     }
 
     /// `tex` on one quad: the SIMD kernel where it covers the call, the
@@ -391,12 +447,12 @@ impl<'a> QuadSampler<'a> {
             if chunk.iter().any(|q| q.running() != 0xf) {
                 break;
             }
-            let mut c = [[0.0f32; MAX]; 3];
+            let mut c = [[0.0f32; MAX]; 4];
             for (q, quad) in chunk.iter().enumerate() {
                 for (l, v) in quad.coords.iter().enumerate() {
-                    c[0][4 * q + l] = v[0];
-                    c[1][4 * q + l] = v[1];
-                    c[2][4 * q + l] = v[3];
+                    for (k, plane) in c.iter_mut().enumerate() {
+                        plane[4 * q + l] = v[k];
+                    }
                 }
             }
             let mut o = [[0.0f32; MAX]; 4];
@@ -404,8 +460,8 @@ impl<'a> QuadSampler<'a> {
             let coords = QuadCoords {
                 s: &c[0][..4 * group],
                 t: &c[1][..4 * group],
-                r: &[],
-                a: &c[2][..4 * group],
+                r: &c[2][..4 * group],
+                a: &c[3][..4 * group],
             };
             let mut planes = PlanarOut {
                 r: &mut r[..4 * group],
@@ -515,12 +571,12 @@ impl<'a> QuadSampler<'a> {
             if chunk.iter().any(|q| q.running() != 0xf) {
                 break;
             }
-            let mut c = [[0.0f32; MAX]; 3];
+            let mut c = [[0.0f32; MAX]; 4];
             for (q, quad) in chunk.iter().enumerate() {
                 for (l, v) in quad.coords.iter().enumerate() {
-                    c[0][4 * q + l] = v[0];
-                    c[1][4 * q + l] = v[1];
-                    c[2][4 * q + l] = v[3];
+                    for (k, plane) in c.iter_mut().enumerate() {
+                        plane[4 * q + l] = v[k];
+                    }
                 }
             }
             let mut o = [[0.0f32; MAX]; 4];
@@ -528,8 +584,8 @@ impl<'a> QuadSampler<'a> {
             let coords = QuadCoords {
                 s: &c[0][..4 * group],
                 t: &c[1][..4 * group],
-                r: &[],
-                a: &c[2][..4 * group],
+                r: &c[2][..4 * group],
+                a: &c[3][..4 * group],
             };
             let mut planes = PlanarOut {
                 r: &mut r[..4 * group],

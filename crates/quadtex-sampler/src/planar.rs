@@ -145,6 +145,12 @@ pub(crate) struct Plan<'a> {
     levels: [LevelInfo; 16],
     /// The view's layer count (1 for 2D).
     layer_count: u32,
+    /// A cube or cube-array view: `(s, t, r)` is a direction, the layer
+    /// `6 * cube + face`.
+    cube: bool,
+    /// Cubes filtered seamlessly: a linear footprint that leaves its face
+    /// hands the group back (the reference reads the neighbouring face).
+    seamless: bool,
     array: bool,
     layer_round: LayerRound,
     /// How texels read.
@@ -202,8 +208,9 @@ enum Explicit {
     None,
     /// `Lod::Level`: lambda per lane of a quad.
     Level([f32; 4]),
-    /// `Lod::Grad`: `ds/dx`, `dt/dx`, `ds/dy`, `dt/dy` per lane of a quad.
-    Grad([[f32; 4]; 4]),
+    /// `Lod::Grad`: `ds/dx`, `dt/dx`, `dr/dx`, `ds/dy`, `dt/dy`, `dr/dy`
+    /// per lane of a quad.
+    Grad([[f32; 4]; 6]),
 }
 
 impl<'a> Plan<'a> {
@@ -213,9 +220,11 @@ impl<'a> Plan<'a> {
         let view = ctx.view;
         let smp = ctx.smp;
         let p = ctx.profile;
-        let array = match view.kind {
-            TextureKind::D2 => false,
-            TextureKind::D2Array => true,
+        let (array, cube) = match view.kind {
+            TextureKind::D2 => (false, false),
+            TextureKind::D2Array => (true, false),
+            TextureKind::Cube => (false, true),
+            TextureKind::CubeArray => (true, true),
             _ => return Err(Fallback::Kind),
         };
         // Block formats that decode through 8-bit RGBA codes read their
@@ -279,14 +288,16 @@ impl<'a> Plan<'a> {
                 Explicit::Grad([
                     ddx.map(|d| d[0]),
                     ddx.map(|d| d[1]),
+                    ddx.map(|d| d[2]),
                     ddy.map(|d| d[0]),
                     ddy.map(|d| d[1]),
+                    ddy.map(|d| d[2]),
                 ]),
             ),
         };
         let lane_bias = shader_bias.map(|b| p.clamp_bias(smp.mip_lod_bias + b));
         let per_pixel =
-            fine || !matches!(explicit, Explicit::None) || matches!(args.lod, Lod::Bias(_));
+            fine || cube || !matches!(explicit, Explicit::None) || matches!(args.lod, Lod::Bias(_));
         // `Lod::Base` is an explicit lambda: no footprint, no taps.
         let max_aniso = p.aniso_levels.quantize(smp.max_anisotropy);
         let aniso = (max_aniso > 1.0 && !base_lod).then_some(max_aniso);
@@ -298,11 +309,23 @@ impl<'a> Plan<'a> {
         if level_count > 16 {
             return Err(Fallback::Layout);
         }
-        let layer_count = if array { view.layer_count.max(1) } else { 1 };
+        // Cubes: every face of every cube of the view, evenly spaced.
+        let layer_count = if array || cube {
+            view.layer_count.max(1)
+        } else {
+            1
+        };
+        if cube && view.layer_count < 6 {
+            return Err(Fallback::Kind);
+        }
         let mut levels = [LevelInfo::default(); 16];
         let mut repeat = [false; 2];
         for (k, r) in repeat.iter_mut().enumerate() {
             *r = match smp.address[k] {
+                // Seamless cube faces clamp to their edge whatever the
+                // mode (a footprint past it is handed back); without
+                // seamless filtering each face takes the sampler's mode.
+                _ if cube && smp.seamless_cube => false,
                 AddressMode::Repeat => true,
                 AddressMode::ClampToEdge => false,
                 _ => return Err(Fallback::Address),
@@ -360,6 +383,8 @@ impl<'a> Plan<'a> {
             bytes: tex.bytes(),
             levels,
             layer_count,
+            cube,
+            seamless: cube && smp.seamless_cube,
             array,
             layer_round: p.layer_round,
             texel,
@@ -390,7 +415,12 @@ impl<'a> Plan<'a> {
             lod_frac: p.lod_frac_bits.map(frac_scale),
             weight_frac: p.weight_frac_bits.map(frac_scale),
             frac_round: p.frac_round,
-            offset: [args.offset[0] as f32, args.offset[1] as f32],
+            // Cubes take no texel offset.
+            offset: if cube {
+                [0.0; 2]
+            } else {
+                [args.offset[0] as f32, args.offset[1] as f32]
+            },
             swizzle: view.swizzle,
             identity: ctx.identity_swizzle,
         })
@@ -879,6 +909,14 @@ fn filter_level<L: Lanes, const K: u8>(
         if !fl.abs().lt(l.f(16_777_216.0)).all() {
             return None;
         }
+        if p.seamless {
+            // A linear footprint that leaves the face reads the
+            // neighbouring face (`Ctx::cube_texel`): not for this kernel.
+            let out = fl.lt(l.f(0.0)) | (fl + l.f(1.0)).gt(size_f - l.f(1.0));
+            if !(linear & out).not().all() {
+                return None;
+            }
+        }
         let f = x - fl;
         let f = f.is_finite().select(f, l.f(0.0));
         let a = linear.select(quantize(l, f, p.weight_frac, p.frac_round), l.f(0.0));
@@ -941,12 +979,12 @@ fn filter_level<L: Lanes, const K: u8>(
 
 /// `select_layer` on every lane, relative to the view's base layer.
 #[inline(always)]
-fn layers<L: Lanes>(l: L, p: &Plan<'_>, a: L::F) -> L::I {
+fn layers<L: Lanes>(l: L, p: &Plan<'_>, a: L::F, count: u32) -> L::I {
     let r = match p.layer_round {
         LayerRound::Rne => a.round_ties_even(),
         LayerRound::FloorHalf => (a + l.f(0.5)).floor(),
     };
-    let top = l.f((p.layer_count - 1) as f32);
+    let top = l.f(count.max(1) as f32 - 1.0);
     let none = r.is_nan() | r.le(l.f(0.0));
     none.select(l.f(0.0), r.min(top)).to_i32()
 }
@@ -985,7 +1023,7 @@ fn group<L: Lanes, const K: u8>(
     // and each inlined copy costs build time.
     // Per quad (one quad per lane): the footprint of coarse derivatives
     // or the base level, and (when the LOD is per quad) the selection.
-    let quad_fp = if !p.fine && matches!(p.explicit, Explicit::None) {
+    let quad_fp = if !p.fine && !p.cube && matches!(p.explicit, Explicit::None) {
         Some(coarse_footprint(l, p, &s, &t))
     } else {
         None
@@ -1004,7 +1042,76 @@ fn group<L: Lanes, const K: u8>(
     };
     let mut k = 0;
     while k < 4 {
+        let at = base + k * n;
+        let (mut sk, mut tk) = (s[k], t[k]);
+        let mut layer = if p.array && !p.cube {
+            layers(l, p, l.load(&coords.a[at..]), p.layer_count)
+        } else {
+            l.i(0)
+        };
         let lod = match (&quad_lod, &quad_fp) {
+            _ if p.cube => {
+                let r = l.load(&coords.r[at..]);
+                let face = CubeFace::new(l, sk, tk, r);
+                let fp = match p.explicit {
+                    Explicit::Level(lambda) => Footprint {
+                        lambda: quad_pattern(l, lambda),
+                        taps: l.f(1.0),
+                        ax: l.f(0.0),
+                        ay: l.f(0.0),
+                    },
+                    Explicit::Grad([sx, tx, rx, sy, ty, ry]) => {
+                        let dx = [
+                            quad_pattern(l, sx),
+                            quad_pattern(l, tx),
+                            quad_pattern(l, rx),
+                        ];
+                        let dy = [
+                            quad_pattern(l, sy),
+                            quad_pattern(l, ty),
+                            quad_pattern(l, ry),
+                        ];
+                        footprint(l, p, face.derivative(l, dx), face.derivative(l, dy))
+                    }
+                    Explicit::None if p.base_lod => Footprint {
+                        lambda: l.f(0.0),
+                        taps: l.f(1.0),
+                        ax: l.f(0.0),
+                        ay: l.f(0.0),
+                    },
+                    Explicit::None => {
+                        // `quad_derivatives` of the direction, coarse or
+                        // fine, then onto the lane's face.
+                        let v = [sk, tk, r];
+                        let mut dx = [l.f(0.0); 3];
+                        let mut dy = [l.f(0.0); 3];
+                        let mut c = 0;
+                        while c < 3 {
+                            if p.fine {
+                                dx[c] = l.quad_perm(v[c], [1, 1, 3, 3])
+                                    - l.quad_perm(v[c], [0, 0, 2, 2]);
+                                dy[c] = l.quad_perm(v[c], [2, 3, 2, 3])
+                                    - l.quad_perm(v[c], [0, 1, 0, 1]);
+                            } else {
+                                dx[c] = l.quad_perm(v[c], [1, 1, 1, 1])
+                                    - l.quad_perm(v[c], [0, 0, 0, 0]);
+                                dy[c] = l.quad_perm(v[c], [2, 2, 2, 2])
+                                    - l.quad_perm(v[c], [0, 0, 0, 0]);
+                            }
+                            c += 1;
+                        }
+                        footprint(l, p, face.derivative(l, dx), face.derivative(l, dy))
+                    }
+                };
+                (sk, tk) = face.coords(l);
+                let cube = if p.array {
+                    layers(l, p, l.load(&coords.a[at..]), p.layer_count / 6)
+                } else {
+                    l.i(0)
+                };
+                layer = cube.shl(2) + cube.shl(1) + face.face;
+                select(l, p, fp, quad_pattern(l, p.lane_bias))
+            }
             (Some(q), _) => spread(l, p, q, k),
             (None, Some(fp)) => {
                 let fp = Footprint {
@@ -1024,7 +1131,7 @@ fn group<L: Lanes, const K: u8>(
                         ax: l.f(0.0),
                         ay: l.f(0.0),
                     },
-                    Explicit::Grad([sx, tx, sy, ty]) => footprint(
+                    Explicit::Grad([sx, tx, _, sy, ty, _]) => footprint(
                         l,
                         p,
                         (quad_pattern(l, sx), quad_pattern(l, tx)),
@@ -1034,12 +1141,105 @@ fn group<L: Lanes, const K: u8>(
                 select(l, p, fp, quad_pattern(l, p.lane_bias))
             }
         };
-        if !pixels::<L, K>(l, p, coords, out, &lod, (s[k], t[k]), base + k * n) {
+        if !pixels::<L, K>(l, p, out, &lod, (sk, tk), layer, at) {
             return false;
         }
         k += 1;
     }
     true
+}
+
+/// A direction's cube face on every lane (`reference::cube_face`: the
+/// major axis, ties to z then y, and the face's `(sc, tc, rc)`).
+struct CubeFace<L: Lanes> {
+    face: L::I,
+    sc: L::F,
+    tc: L::F,
+    rc: L::F,
+    zmajor: L::M,
+    ymajor: L::M,
+    xneg: L::M,
+    yneg: L::M,
+    zneg: L::M,
+}
+
+impl<L: Lanes> CubeFace<L> {
+    #[inline(always)]
+    fn new(l: L, x: L::F, y: L::F, z: L::F) -> CubeFace<L> {
+        let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+        let zmajor = ax.le(az) & ay.le(az);
+        let ymajor = zmajor.not() & ax.le(ay);
+        let zero = l.f(0.0);
+        let (xneg, yneg, zneg) = (x.lt(zero), y.lt(zero), z.lt(zero));
+        let face = zmajor.select(
+            zneg.select(l.f(5.0), l.f(4.0)),
+            ymajor.select(
+                yneg.select(l.f(3.0), l.f(2.0)),
+                xneg.select(l.f(1.0), l.f(0.0)),
+            ),
+        );
+        let mut cf = CubeFace {
+            face: face.to_i32(),
+            sc: zero,
+            tc: zero,
+            rc: zero,
+            zmajor,
+            ymajor,
+            xneg,
+            yneg,
+            zneg,
+        };
+        [cf.sc, cf.tc, cf.rc] = cf.axes(l, [x, y, z]);
+        cf
+    }
+
+    /// `face_axes`: `(sc, tc, rc)` of `d` on each lane's face.
+    #[inline(always)]
+    fn axes(&self, l: L, [x, y, z]: [L::F; 3]) -> [L::F; 3] {
+        let neg = l.f(-1.0);
+        let sc = self.zmajor.select(
+            self.zneg.select(x * neg, x),
+            self.ymajor.select(x, self.xneg.select(z, z * neg)),
+        );
+        let tc = self.zmajor.select(
+            y * neg,
+            self.ymajor.select(self.yneg.select(z * neg, z), y * neg),
+        );
+        let rc = self.zmajor.select(z, self.ymajor.select(y, x));
+        [sc, tc, rc]
+    }
+
+    /// The face coordinates `0.5 * sc / |rc| + 0.5` and `0.5 * tc / |rc| +
+    /// 0.5`.
+    #[inline(always)]
+    fn coords(&self, l: L) -> (L::F, L::F) {
+        let (half, ar) = (l.f(0.5), self.rc.abs());
+        (
+            (half * self.sc).div(ar) + half,
+            (half * self.tc).div(ar) + half,
+        )
+    }
+
+    /// A derivative of the direction onto the face (`Ctx::cube_coords`:
+    /// `0.5 (|rc| dsc - sc d|rc|) / rc^2`, and likewise for `t`).
+    #[inline(always)]
+    fn derivative(&self, l: L, d: [L::F; 3]) -> (L::F, L::F) {
+        let [dsc, dtc, drc] = self.axes(l, d);
+        let (half, ar) = (l.f(0.5), self.rc.abs());
+        let sign = self.rc.lt(l.f(0.0)).select(l.f(-1.0), l.f(1.0));
+        let dar = sign * drc;
+        let rc2 = self.rc * self.rc;
+        (
+            (half * (ar * dsc - self.sc * dar)).div(rc2),
+            (half * (ar * dtc - self.tc * dar)).div(rc2),
+        )
+    }
+}
+
+/// `v.clamp(0, 1)` on every lane, NaN kept.
+#[inline(always)]
+fn clamp01<L: Lanes>(l: L, v: L::F) -> L::F {
+    v.is_nan().select(v, v.max(l.f(0.0)).min(l.f(1.0)))
 }
 
 /// Four per-lane-of-a-quad values repeated over every quad of a vector.
@@ -1085,17 +1285,12 @@ fn spread<L: Lanes>(l: L, p: &Plan<'_>, lod: &QuadLod<L>, k: usize) -> QuadLod<L
 fn pixels<L: Lanes, const K: u8>(
     l: L,
     p: &Plan<'_>,
-    coords: &QuadCoords<'_>,
     out: &mut PlanarOut<'_>,
     lod: &QuadLod<L>,
     (s, t): (L::F, L::F),
+    layer: L::I,
     base: usize,
 ) -> bool {
-    let layer = if p.array {
-        layers(l, p, l.load(&coords.a[base..]))
-    } else {
-        l.i(0)
-    };
     // The reference per lane: the quad pattern repeated.
     let dref = match p.compare {
         Some((_, d)) => {
@@ -1241,10 +1436,18 @@ fn aniso_levels<L: Lanes, const K: u8>(
             }
             let f = l.f((tap + 1) as f32).div(denom) - l.f(0.5);
             let moved = multi & on;
-            let st = (
+            let mut st = (
                 moved.select(s + f * lod.ax, s),
                 moved.select(t + f * lod.ay, t),
             );
+            if p.cube {
+                // Cube taps stay on the lane's face (NaN kept, to be
+                // handed back as the reference would read it).
+                st = (
+                    moved.select(clamp01(l, st.0), st.0),
+                    moved.select(clamp01(l, st.1), st.1),
+                );
+            }
             let v = filter_level::<L, K>(l, p, &lv, lod.linear, st, dref)?;
             let live = on & weighted;
             for c in 0..channels {
@@ -1291,6 +1494,9 @@ impl<'a> GatherPlan<'a> {
             ..SampleArgs::default()
         };
         let plan = Plan::new(ctx, &sample)?;
+        if plan.cube {
+            return Err(Fallback::Kind);
+        }
         let (offsets, corners, ptp) = match args.offsets {
             GatherOffsets::None => ([[0.0; 2]; 4], GATHER_CORNERS, false),
             GatherOffsets::Aoffi([u, v]) => ([[u as f32, v as f32]; 4], GATHER_CORNERS, false),
@@ -1474,7 +1680,7 @@ fn gather_pixels<L: Lanes, const K: u8>(
     let p = &g.plan;
     let (s, t) = (l.load(&coords.s[base..]), l.load(&coords.t[base..]));
     let layer = if p.array {
-        layers(l, p, l.load(&coords.a[base..]))
+        layers(l, p, l.load(&coords.a[base..]), p.layer_count)
     } else {
         l.i(0)
     };

@@ -71,6 +71,13 @@ struct Case {
 }
 
 fn random_case(rng: &mut Rng, n: usize) -> Case {
+    random_view_case(rng, n, false)
+}
+
+/// As [`random_case`], on a cube (or an array of two cubes) when `cube`:
+/// square faces, quads of directions around a random one (on a face,
+/// near an edge or a corner, ties between axes), seamless or not.
+fn random_view_case(rng: &mut Rng, n: usize, cube: bool) -> Case {
     let format = rng.pick(&[
         F::Rgba8Unorm,
         F::Rgba8Srgb,
@@ -90,7 +97,10 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
     let depth = matches!(format, F::Depth32Float | F::Depth16Unorm) && !rng.one_in(4);
     let array = rng.one_in(3);
     let address = rng.pick(&[AddressMode::Repeat, AddressMode::ClampToEdge]);
-    let (w, h) = if address == AddressMode::Repeat || rng.one_in(2) {
+    let (w, h) = if cube {
+        let size = rng.pick(&[1u32, 2, 4, 16, 64, 256]);
+        (size, size)
+    } else if address == AddressMode::Repeat || rng.one_in(2) {
         (
             rng.pick(&[1u32, 2, 4, 16, 64, 256]),
             rng.pick(&[1u32, 8, 32, 128]),
@@ -99,7 +109,12 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
         (rng.pick(&[3u32, 5, 17, 100]), rng.pick(&[7u32, 9, 33]))
     };
     let mut desc = TextureDesc::d2(format, w, h);
-    if array {
+    if cube {
+        desc = TextureDesc::cube(format, w);
+        if array {
+            desc = desc.with_layers(K::CubeArray, 12);
+        }
+    } else if array {
         desc = desc.with_layers(K::D2Array, 3);
     }
     let layout = rng.pick(&[Layout::Linear, Layout::Tiled]);
@@ -269,6 +284,42 @@ fn random_case(rng: &mut Rng, n: usize) -> Case {
         }
         quads.push(q);
     }
+    if cube {
+        // Directions: a centre (on a face, or with two or three axes of
+        // equal size: an edge, a corner) plus the lanes' offsets along two
+        // random axes; quads in rows as above.
+        let mut centre = [0; 3].map(|_| rng.f() * 2.0 - 1.0);
+        match rng.u() % 4 {
+            0 => centre[1] = centre[0].abs() * rng.pick(&[1.0f32, -1.0]),
+            1 => centre = [1.0, -1.0, 1.0].map(|v| v * rng.pick(&[1.0f32, -1.0])),
+            _ => centre[(rng.u() % 3) as usize] = rng.pick(&[1.0f32, -1.0]),
+        }
+        let axis = |rng: &mut Rng| [0; 3].map(|_| rng.f() * 2.0 - 1.0);
+        let (ex, ey) = (axis(rng), axis(rng));
+        let scale = scale * 2.0;
+        for (k, q) in quads.iter_mut().enumerate() {
+            let (qx, qy) = ((k % side) as f32, (k / side) as f32);
+            let layer = q.coords[0][3];
+            let nan = q
+                .coords
+                .iter()
+                .any(|c| !c[0].is_finite() || !c[1].is_finite());
+            *q = Quad::new([0, 1, 2, 3].map(|l| {
+                let x = (2.0 * qx + (l & 1) as f32) * scale;
+                let y = (2.0 * qy + (l >> 1) as f32) * scale * stretch;
+                [0, 1, 2]
+                    .map(|a| centre[a] + x * ex[a] + y * ey[a])
+                    .into_iter()
+                    .chain([layer])
+                    .collect::<Vec<_>>()
+                    .try_into()
+                    .unwrap()
+            }));
+            if nan {
+                q.coords[0][2] = f32::NAN;
+            }
+        }
+    }
     Case {
         view,
         smp,
@@ -328,7 +379,21 @@ fn check(case: &Case, level: SimdLevel, want: &[[[f32; 4]; 4]]) -> usize {
             );
         }
     }
-    unit.planar_kernel_quads()
+    let planar = unit.planar_kernel_quads();
+    // The `Quad` API (`sample_quads_rgba`) runs the same kernel on whole
+    // groups: the same bits.
+    let mut rgba = vec![[[0.0f32; 4]; 4]; n];
+    unit.sample_quads_rgba(&case.args, &case.quads, &mut rgba);
+    for (q, (got, w)) in rgba.iter().zip(want).enumerate() {
+        assert!(
+            got.iter()
+                .flatten()
+                .zip(w.iter().flatten())
+                .all(|(g, w)| g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan())),
+            "{level:?} sample_quads_rgba quad {q}: {got:?} != reference {w:?}"
+        );
+    }
+    planar
 }
 
 fn reference_of(case: &Case) -> Vec<[[f32; 4]; 4]> {
@@ -363,6 +428,32 @@ fn planar_kernel_equals_the_reference_at_every_simd_level() {
     // itself): groups with a NaN, infinite or huge lane are handed back.
     assert!(
         kernel * 10 > quads * 8,
+        "{kernel} of {quads} quads on the kernel"
+    );
+}
+
+/// The planar kernel on cubes and cube arrays against the reference, bit
+/// for bit, at every SIMD level (groups whose linear footprints leave a
+/// face under seamless filtering are handed back, and checked all the
+/// same).
+#[test]
+fn planar_cube_equals_the_reference_at_every_simd_level() {
+    let mut rng = Rng(0x5eed_91a4_c0be_0001);
+    let (mut quads, mut kernel) = (0usize, 0usize);
+    let levels = levels();
+    for _ in 0..800 {
+        let mut case = random_view_case(&mut rng, 64, true);
+        if rng.one_in(3) {
+            case.smp.seamless_cube = false;
+        }
+        let want = reference_of(&case);
+        for &level in &levels {
+            kernel += check(&case, level, &want);
+            quads += case.quads.len();
+        }
+    }
+    assert!(
+        kernel * 10 > quads * 5,
         "{kernel} of {quads} quads on the kernel"
     );
 }
