@@ -16,8 +16,9 @@
 //! ones, then filters the quads' pixels `N` at a time.
 //!
 //! It covers the common family: 2D and 2D-array views of 8-bit RGBA / BGRA
-//! UNORM and sRGB formats, R32_SFLOAT and R16G16B16A16_SFLOAT, D32_SFLOAT
-//! and D16_UNORM with a depth compare (PCF) or without, and the block
+//! UNORM and sRGB formats, R32_SFLOAT and R16G16B16A16_SFLOAT, D32_SFLOAT,
+//! D16_UNORM and the D24 UNORM depths with a depth compare (PCF) or
+//! without, and the block
 //! formats whose blocks decode through 8-bit RGBA codes (BC1-BC3, BC7,
 //! ETC2 RGB8 / RGB8A1 / RGBA8, read through the texture's RGBA8 mirror,
 //! `Texture::rgba8_mirror`); normalized coordinates, nearest or linear
@@ -87,7 +88,7 @@ pub enum Fallback {
     /// Not a 2D or 2D-array view.
     Kind,
     /// Not an 8-bit RGBA or BGRA UNORM / sRGB format, R32_SFLOAT,
-    /// R16G16B16A16_SFLOAT, D32_SFLOAT, D16_UNORM, nor a block format with
+    /// R16G16B16A16_SFLOAT, D32_SFLOAT, D16 or D24 UNORM, nor a block format with
     /// an RGBA8 mirror; a compare on a colour format; or a residency map.
     Format,
     /// Unnormalized coordinates or a min/max reduction.
@@ -107,10 +108,11 @@ pub enum Fallback {
 enum TexelKind {
     /// 8-bit RGBA or BGRA, UNORM or sRGB.
     Rgba8,
-    /// D32_SFLOAT, compared with the reference.
+    /// D32_SFLOAT, read or compared with the reference.
     Depth32,
-    /// D16_UNORM, compared with the reference.
-    Depth16,
+    /// UNORM depth (D16_UNORM, X8_D24_UNORM_PACK32, D24_UNORM_S8_UINT's
+    /// depth), read or compared with the reference.
+    DepthUnorm,
     /// R32_SFLOAT.
     R32f,
     /// R16G16B16A16_SFLOAT.
@@ -145,6 +147,11 @@ pub(crate) struct Plan<'a> {
     levels: [LevelInfo; 16],
     /// The view's layer count (1 for 2D).
     layer_count: u32,
+    /// UNORM depth: the depth bits of a texel word and their maximum
+    /// (`unorm_to_f32`: D16 `0xffff` / 65535, D24 `0xff_ffff` /
+    /// 16777215, exact in f32).
+    depth_mask: i32,
+    depth_max: f32,
     /// A cube or cube-array view: `(s, t, r)` is a direction, the layer
     /// `6 * cube + face`.
     cube: bool,
@@ -242,7 +249,9 @@ impl<'a> Plan<'a> {
             TextureFormat::Bgra8Unorm => (TexelKind::Rgba8, true, false),
             TextureFormat::Bgra8Srgb => (TexelKind::Rgba8, true, true),
             TextureFormat::Depth32Float => (TexelKind::Depth32, false, false),
-            TextureFormat::Depth16Unorm => (TexelKind::Depth16, false, false),
+            TextureFormat::Depth16Unorm
+            | TextureFormat::Depth24UnormX8
+            | TextureFormat::Depth24UnormS8Uint => (TexelKind::DepthUnorm, false, false),
             TextureFormat::R32Float => (TexelKind::R32f, false, false),
             TextureFormat::Rgba16Float => (TexelKind::Rgba16f, false, false),
             _ => return Err(Fallback::Format),
@@ -252,15 +261,15 @@ impl<'a> Plan<'a> {
         // take no reference.
         let compare = match (texel, args.dref) {
             (_, None) => None,
-            (TexelKind::Depth32 | TexelKind::Depth16, Some(d)) => {
+            (TexelKind::Depth32 | TexelKind::DepthUnorm, Some(d)) => {
                 let op = smp.compare.unwrap_or(CompareOp::Always);
-                let unorm = texel == TexelKind::Depth16;
+                let unorm = texel == TexelKind::DepthUnorm;
                 Some((op, d.map(|r| if unorm { clamp_ref(r) } else { r })))
             }
             _ => return Err(Fallback::Format),
         };
         let texel_shift = match texel {
-            TexelKind::Depth16 => 1,
+            TexelKind::DepthUnorm if ctx.format == TextureFormat::Depth16Unorm => 1,
             TexelKind::Rgba16f => 3,
             _ => 2,
         };
@@ -383,6 +392,16 @@ impl<'a> Plan<'a> {
             bytes: tex.bytes(),
             levels,
             layer_count,
+            depth_mask: if ctx.format == TextureFormat::Depth16Unorm {
+                0xffff
+            } else {
+                0xff_ffff
+            },
+            depth_max: if ctx.format == TextureFormat::Depth16Unorm {
+                65_535.0
+            } else {
+                16_777_215.0
+            },
             cube,
             seamless: cube && smp.seamless_cube,
             array,
@@ -484,7 +503,7 @@ impl LaneKernel for Groups<'_, '_, '_, '_, '_, '_> {
         match self.plan.texel {
             TexelKind::Rgba8 => self.groups::<L, RGBA8>(l),
             TexelKind::Depth32 => self.groups::<L, DEPTH32>(l),
-            TexelKind::Depth16 => self.groups::<L, DEPTH16>(l),
+            TexelKind::DepthUnorm => self.groups::<L, DEPTH_UNORM>(l),
             TexelKind::R32f => self.groups::<L, R32F>(l),
             TexelKind::Rgba16f => self.groups::<L, RGBA16F>(l),
         }
@@ -814,7 +833,7 @@ fn decode<L: Lanes>(l: L, p: &Plan<'_>, words: L::I) -> [L::F; 4] {
 /// [`TexelKind`] discriminants as the kernels' `K`.
 const RGBA8: u8 = TexelKind::Rgba8 as u8;
 const DEPTH32: u8 = TexelKind::Depth32 as u8;
-const DEPTH16: u8 = TexelKind::Depth16 as u8;
+const DEPTH_UNORM: u8 = TexelKind::DepthUnorm as u8;
 const R32F: u8 = TexelKind::R32f as u8;
 const RGBA16F: u8 = TexelKind::Rgba16f as u8;
 
@@ -837,12 +856,12 @@ fn read<L: Lanes, const K: u8>(
             l.f(0.0),
             l.f(1.0),
         ],
-        (DEPTH16, Some((op, _))) => {
-            let d = (words & l.i(0xffff)).to_f32().div(l.f(65_535.0));
+        (DEPTH_UNORM, Some((op, _))) => {
+            let d = (words & l.i(p.depth_mask)).to_f32().div(l.f(p.depth_max));
             [compare(l, op, dref, d), l.f(0.0), l.f(0.0), l.f(1.0)]
         }
-        (DEPTH16, None) => {
-            let d = (words & l.i(0xffff)).to_f32().div(l.f(65_535.0));
+        (DEPTH_UNORM, None) => {
+            let d = (words & l.i(p.depth_mask)).to_f32().div(l.f(p.depth_max));
             [d, l.f(0.0), l.f(0.0), l.f(1.0)]
         }
         (R32F | DEPTH32, _) => [words.as_f32_bits(), l.f(0.0), l.f(0.0), l.f(1.0)],
@@ -1584,7 +1603,7 @@ impl LaneKernel for GatherGroups<'_, '_, '_, '_, '_, '_> {
         match self.plan.plan.texel {
             TexelKind::Rgba8 => self.groups::<L, RGBA8>(l),
             TexelKind::Depth32 => self.groups::<L, DEPTH32>(l),
-            TexelKind::Depth16 => self.groups::<L, DEPTH16>(l),
+            TexelKind::DepthUnorm => self.groups::<L, DEPTH_UNORM>(l),
             TexelKind::R32f => self.groups::<L, R32F>(l),
             TexelKind::Rgba16f => self.groups::<L, RGBA16F>(l),
         }

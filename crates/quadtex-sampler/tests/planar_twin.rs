@@ -1,7 +1,8 @@
 //! The planar kernel (`QuadSampler::sample_planar`) against the scalar
 //! reference, bit for bit, at every SIMD level this machine runs: seeded
-//! random 8-bit RGBA/BGRA UNORM and sRGB textures and D32F/D16 depth
-//! textures under every compare op (references in and out of [0, 1], NaN),
+//! random 8-bit RGBA/BGRA UNORM and sRGB textures, D32F, D16 and D24
+//! (padding and stencil bits set) depth textures under every compare op
+//! (references in and out of [0, 1], NaN),
 //! R32F and RGBA16F textures of random bits (negative, -0, infinite and
 //! NaN texels), depth read without a compare, BC1/BC3/BC7/ETC2 blocks of
 //! random bits (read through their RGBA8 mirror) (2D and 2D arrays,
@@ -85,6 +86,8 @@ fn random_view_case(rng: &mut Rng, n: usize, cube: bool) -> Case {
         F::Bgra8Srgb,
         F::Depth32Float,
         F::Depth16Unorm,
+        F::Depth24UnormX8,
+        F::Depth24UnormS8Uint,
         F::R32Float,
         F::Rgba16Float,
         // Block formats read through their RGBA8 mirror.
@@ -94,7 +97,10 @@ fn random_view_case(rng: &mut Rng, n: usize, cube: bool) -> Case {
         F::Etc2Rgba8Unorm,
     ]);
     // Depth views mostly with a compare; one in four read plain depth.
-    let depth = matches!(format, F::Depth32Float | F::Depth16Unorm) && !rng.one_in(4);
+    let depth = matches!(
+        format,
+        F::Depth32Float | F::Depth16Unorm | F::Depth24UnormX8 | F::Depth24UnormS8Uint
+    ) && !rng.one_in(4);
     let array = rng.one_in(3);
     let address = rng.pick(&[AddressMode::Repeat, AddressMode::ClampToEdge]);
     let (w, h) = if cube {
@@ -127,6 +133,13 @@ fn random_view_case(rng: &mut Rng, n: usize, cube: bool) -> Case {
             .collect(),
         F::Depth16Unorm => (0..size / 2)
             .flat_map(|_| rng.pick(&D16_CODES).to_le_bytes())
+            .collect(),
+        // D24 codes with random bits above (X8 padding, or stencil).
+        F::Depth24UnormX8 | F::Depth24UnormS8Uint => (0..size / 4)
+            .flat_map(|_| {
+                let code = rng.pick(&[0u32, 0x40_0000, 0x80_0000, 0xc0_0000, 0xff_ffff]);
+                (code | ((rng.u() as u32) << 24)).to_le_bytes()
+            })
             .collect(),
         _ => (0..size).map(|_| rng.u() as u8).collect(),
     };
