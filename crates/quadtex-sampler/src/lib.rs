@@ -165,60 +165,16 @@ impl<'a> QuadSampler<'a> {
         coords: &QuadCoords<'_>,
         out: &mut PlanarOut<'_>,
     ) -> usize {
-        let kind = self.ctx.view.kind;
-        let mut len = coords.s.len().min(coords.t.len());
-        if matches!(kind, TextureKind::Cube | TextureKind::CubeArray) {
-            len = len.min(coords.r.len());
-        }
-        if kind.is_array() {
-            len = len.min(coords.a.len());
-        }
-        len = len
-            .min(out.r.len())
-            .min(out.g.len())
-            .min(out.b.len())
-            .min(out.a.len());
-        let n = len / 4;
+        let n = planar_quads(self.ctx.view.kind, coords, out);
         let plan = planar::GatherPlan::new(&self.ctx, args)
             .ok()
             .filter(|_| self.ctx.usable);
-        let group = self.level.min(SimdLevel::detect()).lanes();
-        // A group the kernel hands back at a wide level is tried again four
-        // quads at a time at four lanes (a cube footprint that leaves its
-        // face, say, then costs the other path four quads, not sixteen).
-        let narrow = if SimdLevel::Sse2.supported() {
-            SimdLevel::Sse2
-        } else {
-            SimdLevel::Portable
-        };
-        let mut q = 0;
-        while q < n {
-            let Some(p) = &plan else {
-                self.gather_planar_by_quads(args, coords, out, q, n);
-                break;
-            };
-            let done = p.run(self.level, coords, out, q, n);
-            self.planar_quads += done;
-            q += done;
-            if q >= n {
-                break;
-            }
-            let end = (q + group).min(n);
-            while q < end {
-                if group > narrow.lanes() {
-                    let done = p.run(narrow, coords, out, q, end);
-                    self.planar_quads += done;
-                    q += done;
-                }
-                if q < end {
-                    // What no kernel took: the other batched paths.
-                    let e = (q + narrow.lanes()).min(end);
-                    self.gather_planar_by_quads(args, coords, out, q, e);
-                    q = e;
-                }
-            }
-        }
-        n
+        let run = plan.as_ref().map(|p| {
+            move |level, out: &mut PlanarOut<'_>, q, end| p.run(level, coords, out, q, end)
+        });
+        self.drive_planar(n, out, run, |unit, out, from, end| {
+            unit.gather_planar_by_quads(args, coords, out, from, end)
+        })
     }
 
     /// Quads `from..end` of a planar call through the other batched
@@ -274,59 +230,62 @@ impl<'a> QuadSampler<'a> {
         coords: &QuadCoords<'_>,
         out: &mut PlanarOut<'_>,
     ) -> usize {
-        let kind = self.ctx.view.kind;
-        let mut len = coords.s.len().min(coords.t.len());
-        if matches!(
-            kind,
-            TextureKind::D3 | TextureKind::Cube | TextureKind::CubeArray
-        ) {
-            len = len.min(coords.r.len());
-        }
-        if kind.is_array() {
-            len = len.min(coords.a.len());
-        }
-        len = len
-            .min(out.r.len())
-            .min(out.g.len())
-            .min(out.b.len())
-            .min(out.a.len());
-        let n = len / 4;
+        let n = planar_quads(self.ctx.view.kind, coords, out);
         // Unusable views go quad by quad (`Self::sample` gives zeros).
         let plan = planar::Plan::new(&self.ctx, args)
             .ok()
             .filter(|_| self.ctx.usable);
+        let run = plan.as_ref().map(|p| {
+            move |level, out: &mut PlanarOut<'_>, q, end| p.run(level, coords, out, q, end)
+        });
+        self.drive_planar(n, out, run, |unit, out, from, end| {
+            unit.sample_planar_by_quads(args, coords, out, from, end)
+        })
+    }
+
+    /// Quads `0..n` of a planar call: `run` (the planar kernel at a level,
+    /// from a quad up to an end, returning the quads it took) where there
+    /// is one, `other` for what it hands back. A group handed back at a
+    /// wide level is tried again four quads at a time at four lanes (a
+    /// cube footprint that leaves its face, say, then costs the other path
+    /// four quads, not sixteen). Returns `n`.
+    fn drive_planar<'o, R, O>(
+        &mut self,
+        n: usize,
+        out: &mut PlanarOut<'o>,
+        run: Option<R>,
+        mut other: O,
+    ) -> usize
+    where
+        R: Fn(SimdLevel, &mut PlanarOut<'o>, usize, usize) -> usize,
+        O: FnMut(&mut Self, &mut PlanarOut<'o>, usize, usize),
+    {
         let group = self.level.min(SimdLevel::detect()).lanes();
-        // A group the kernel hands back at a wide level is tried again four
-        // quads at a time at four lanes (a cube footprint that leaves its
-        // face, say, then costs the other path four quads, not sixteen).
         let narrow = if SimdLevel::Sse2.supported() {
             SimdLevel::Sse2
         } else {
             SimdLevel::Portable
         };
+        let Some(run) = run else {
+            other(self, out, 0, n);
+            return n;
+        };
         let mut q = 0;
         while q < n {
-            let Some(p) = &plan else {
-                self.sample_planar_by_quads(args, coords, out, q, n);
-                break;
-            };
-            let done = p.run(self.level, coords, out, q, n);
+            let done = run(self.level, out, q, n);
             self.planar_quads += done;
             q += done;
-            if q >= n {
-                break;
-            }
             let end = (q + group).min(n);
             while q < end {
                 if group > narrow.lanes() {
-                    let done = p.run(narrow, coords, out, q, end);
+                    let done = run(narrow, out, q, end);
                     self.planar_quads += done;
                     q += done;
                 }
                 if q < end {
                     // What no kernel took: the other batched paths.
                     let e = (q + narrow.lanes()).min(end);
-                    self.sample_planar_by_quads(args, coords, out, q, e);
+                    other(self, out, q, e);
                     q = e;
                 }
             }
@@ -751,4 +710,25 @@ pub fn quad_uses_kernel(
             std::slice::from_ref(quad),
             &mut out,
         )
+}
+
+/// How many whole quads a planar call covers: the most that every
+/// coordinate plane `kind` reads (`r` for 3D and cube views, `a` for
+/// arrays) and every output plane hold.
+fn planar_quads(kind: TextureKind, coords: &QuadCoords<'_>, out: &PlanarOut<'_>) -> usize {
+    let mut len = coords.s.len().min(coords.t.len());
+    if matches!(
+        kind,
+        TextureKind::D3 | TextureKind::Cube | TextureKind::CubeArray
+    ) {
+        len = len.min(coords.r.len());
+    }
+    if kind.is_array() {
+        len = len.min(coords.a.len());
+    }
+    len.min(out.r.len())
+        .min(out.g.len())
+        .min(out.b.len())
+        .min(out.a.len())
+        / 4
 }
