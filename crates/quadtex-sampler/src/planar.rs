@@ -471,22 +471,54 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// [`Plan::run`]'s work as a [`LaneKernel`].
-struct Groups<'p, 'a, 'c, 'd, 'o, 'e> {
-    plan: &'p Plan<'a>,
+/// A planar kernel over whole groups of `N` quads: the texel kind it is
+/// compiled for, and one group (`false`: handed back).
+trait GroupKernel {
+    fn texel(&self) -> TexelKind;
+    fn group<L: Lanes, const K: u8>(
+        &self,
+        l: L,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+        q: usize,
+    ) -> bool;
+}
+
+impl GroupKernel for Plan<'_> {
+    #[inline(always)]
+    fn texel(&self) -> TexelKind {
+        self.texel
+    }
+
+    #[inline(always)]
+    fn group<L: Lanes, const K: u8>(
+        &self,
+        l: L,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+        q: usize,
+    ) -> bool {
+        group::<L, K>(l, self, coords, out, q)
+    }
+}
+
+/// [`Plan::run`]'s and [`GatherPlan::run`]'s work as a [`LaneKernel`]:
+/// groups from quad `first` on while `quads` holds them.
+struct Groups<'p, 'c, 'd, 'o, 'e, G> {
+    plan: &'p G,
     coords: &'c QuadCoords<'d>,
     out: &'o mut PlanarOut<'e>,
     first: usize,
     quads: usize,
 }
 
-impl Groups<'_, '_, '_, '_, '_, '_> {
+impl<G: GroupKernel> Groups<'_, '_, '_, '_, '_, G> {
     /// The groups through the kernel for texel kind `K`.
     #[inline(always)]
     fn groups<L: Lanes, const K: u8>(self, l: L) -> usize {
         let mut q = self.first;
         while q + L::N <= self.quads {
-            if !group::<L, K>(l, self.plan, self.coords, self.out, q) {
+            if !self.plan.group::<L, K>(l, self.coords, self.out, q) {
                 break;
             }
             q += L::N;
@@ -495,12 +527,12 @@ impl Groups<'_, '_, '_, '_, '_, '_> {
     }
 }
 
-impl LaneKernel for Groups<'_, '_, '_, '_, '_, '_> {
+impl<G: GroupKernel> LaneKernel for Groups<'_, '_, '_, '_, '_, G> {
     type Out = usize;
 
     #[inline(always)]
     fn run<L: Lanes>(self, l: L) -> usize {
-        match self.plan.texel {
+        match self.plan.texel() {
             TexelKind::Rgba8 => self.groups::<L, RGBA8>(l),
             TexelKind::Depth32 => self.groups::<L, DEPTH32>(l),
             TexelKind::DepthUnorm => self.groups::<L, DEPTH_UNORM>(l),
@@ -1555,7 +1587,7 @@ impl<'a> GatherPlan<'a> {
     ) -> usize {
         arch::run_at(
             level,
-            GatherGroups {
+            Groups {
                 plan: self,
                 coords,
                 out,
@@ -1566,47 +1598,28 @@ impl<'a> GatherPlan<'a> {
     }
 }
 
-/// [`GatherPlan::run`]'s work as a [`LaneKernel`].
-struct GatherGroups<'p, 'a, 'c, 'd, 'o, 'e> {
-    plan: &'p GatherPlan<'a>,
-    coords: &'c QuadCoords<'d>,
-    out: &'o mut PlanarOut<'e>,
-    first: usize,
-    quads: usize,
-}
-
-impl GatherGroups<'_, '_, '_, '_, '_, '_> {
-    /// The groups through the gather kernel for texel kind `K`.
+impl GroupKernel for GatherPlan<'_> {
     #[inline(always)]
-    fn groups<L: Lanes, const K: u8>(self, l: L) -> usize {
-        let mut q = self.first;
-        'groups: while q + L::N <= self.quads {
-            let mut k = 0;
-            while k < 4 {
-                let base = 4 * q + k * L::N;
-                if !gather_pixels::<L, K>(l, self.plan, self.coords, self.out, base) {
-                    break 'groups;
-                }
-                k += 1;
-            }
-            q += L::N;
-        }
-        q - self.first
+    fn texel(&self) -> TexelKind {
+        self.plan.texel
     }
-}
-
-impl LaneKernel for GatherGroups<'_, '_, '_, '_, '_, '_> {
-    type Out = usize;
 
     #[inline(always)]
-    fn run<L: Lanes>(self, l: L) -> usize {
-        match self.plan.plan.texel {
-            TexelKind::Rgba8 => self.groups::<L, RGBA8>(l),
-            TexelKind::Depth32 => self.groups::<L, DEPTH32>(l),
-            TexelKind::DepthUnorm => self.groups::<L, DEPTH_UNORM>(l),
-            TexelKind::R32f => self.groups::<L, R32F>(l),
-            TexelKind::Rgba16f => self.groups::<L, RGBA16F>(l),
+    fn group<L: Lanes, const K: u8>(
+        &self,
+        l: L,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+        q: usize,
+    ) -> bool {
+        let mut k = 0;
+        while k < 4 {
+            if !gather_pixels::<L, K>(l, self, coords, out, 4 * q + k * L::N) {
+                return false;
+            }
+            k += 1;
         }
+        true
     }
 }
 
