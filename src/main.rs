@@ -62,8 +62,8 @@ enum Command {
     Profile {
         /// sample (the planar API), sample_quads (the batched `Quad` API),
         /// sample_quad (one quad per call), gather (the planar API),
-        /// gather_quads, compare (PCF sample; use a depth format),
-        /// query_lod or fetch.
+        /// gather_quads, compare (PCF sample through the planar API; use a
+        /// depth format), compare_quads, query_lod or fetch.
         #[arg(long, default_value = "sample")]
         op: String,
         /// nearest, bilinear, trilinear or aniso16.
@@ -283,7 +283,7 @@ fn profile(
 ) -> ExitCode {
     let Some(o) = quadtex::profile::Op::parse(op) else {
         eprintln!(
-            "quadtex: unknown op `{op}` (sample, sample_quads, sample_quad, gather, gather_quads, compare, query_lod, fetch)"
+            "quadtex: unknown op `{op}` (sample, sample_quads, sample_quad, gather, gather_quads, compare, compare_quads, query_lod, fetch)"
         );
         return ExitCode::from(2);
     };

@@ -38,8 +38,11 @@ pub enum Op {
     /// region as `Quad`s, per-quad results with residency).
     GatherQuads,
     /// `sample` with a depth compare (`LessOrEqual` against 0.5: PCF)
-    /// through `QuadSampler::sample_quads_rgba`; use a depth format.
+    /// through `QuadSampler::sample_planar`; use a depth format.
     Compare,
+    /// The same compare through `QuadSampler::sample_quads_rgba` (the
+    /// `Quad` API).
+    CompareQuads,
     /// `query_lod` (TMML.LOD).
     QueryLod,
     /// `fetch` (texelFetch) of the texel under each lane, level 0, through
@@ -49,7 +52,7 @@ pub enum Op {
 
 impl Op {
     /// Parses `sample`, `sample_quads`, `sample_quad`, `gather`,
-    /// `gather_quads`, `compare`, `query_lod` or `fetch`.
+    /// `gather_quads`, `compare`, `compare_quads`, `query_lod` or `fetch`.
     pub fn parse(s: &str) -> Option<Op> {
         Some(match s {
             "sample" => Op::Sample,
@@ -58,6 +61,7 @@ impl Op {
             "gather" => Op::Gather,
             "gather_quads" => Op::GatherQuads,
             "compare" => Op::Compare,
+            "compare_quads" => Op::CompareQuads,
             "query_lod" => Op::QueryLod,
             "fetch" => Op::Fetch,
             _ => return None,
@@ -240,6 +244,15 @@ impl Workload {
                     sum += out.iter().map(|r| f64::from(r[0][0])).sum::<f64>();
                 }
                 Op::Compare => {
+                    let [r, g, b, a] = &mut planes;
+                    cmp_unit.sample_planar(&cmp_args, &coords, &mut PlanarOut { r, g, b, a });
+                    sum += planes[0]
+                        .iter()
+                        .step_by(4)
+                        .map(|&v| f64::from(v))
+                        .sum::<f64>();
+                }
+                Op::CompareQuads => {
                     cmp_unit.sample_quads_rgba(&cmp_args, &self.quads, &mut out);
                     sum += out.iter().map(|r| f64::from(r[0][0])).sum::<f64>();
                 }

@@ -400,13 +400,16 @@ impl<'a> QuadSampler<'a> {
         };
         let group = self.level.min(SimdLevel::detect()).lanes();
         const MAX: usize = 4 * 16;
+        // Every group writes the first `4 * group` entries of each plane
+        // before it reads them: zeroed once, not per group.
+        let mut c = [[0.0f32; MAX]; 4];
+        let mut o = [[0.0f32; MAX]; 4];
         let mut done = 0;
         while done + group <= quads.len() {
             let chunk = &quads[done..done + group];
             if chunk.iter().any(|q| q.running() != 0xf) {
                 break;
             }
-            let mut c = [[0.0f32; MAX]; 4];
             for (q, quad) in chunk.iter().enumerate() {
                 for (l, v) in quad.coords.iter().enumerate() {
                     for (k, plane) in c.iter_mut().enumerate() {
@@ -414,7 +417,6 @@ impl<'a> QuadSampler<'a> {
                     }
                 }
             }
-            let mut o = [[0.0f32; MAX]; 4];
             let [r, g, b, a] = &mut o;
             let coords = QuadCoords {
                 s: &c[0][..4 * group],
@@ -524,13 +526,16 @@ impl<'a> QuadSampler<'a> {
         };
         let group = self.level.min(SimdLevel::detect()).lanes();
         const MAX: usize = 4 * 16;
+        // Every group writes the first `4 * group` entries of each plane
+        // before it reads them: zeroed once, not per group.
+        let mut c = [[0.0f32; MAX]; 4];
+        let mut o = [[0.0f32; MAX]; 4];
         let mut done = 0;
         while done + group <= quads.len() {
             let chunk = &quads[done..done + group];
             if chunk.iter().any(|q| q.running() != 0xf) {
                 break;
             }
-            let mut c = [[0.0f32; MAX]; 4];
             for (q, quad) in chunk.iter().enumerate() {
                 for (l, v) in quad.coords.iter().enumerate() {
                     for (k, plane) in c.iter_mut().enumerate() {
@@ -538,7 +543,6 @@ impl<'a> QuadSampler<'a> {
                     }
                 }
             }
-            let mut o = [[0.0f32; MAX]; 4];
             let [r, g, b, a] = &mut o;
             let coords = QuadCoords {
                 s: &c[0][..4 * group],
