@@ -437,6 +437,15 @@ pub(crate) mod x86 {
             Fy(avx!(_mm256_div_ps(self.0, o.0)))
         }
         #[inline(always)]
+        fn div255(self) -> Fy {
+            // As `Iy::unorm8`: the reciprocal corrected once by its exact
+            // residual, correctly rounded for every integer below 2^24.
+            let r = avx!(_mm256_set1_ps(1.0 / 255.0));
+            let q = avx!(_mm256_mul_ps(self.0, r));
+            let e = avx!(_mm256_fnmadd_ps(q, _mm256_set1_ps(255.0), self.0));
+            Fy(avx!(_mm256_fmadd_ps(e, r, q)))
+        }
+        #[inline(always)]
         fn lt(self, o: Fy) -> My {
             self.cmp::<_CMP_LT_OQ>(o)
         }
@@ -829,6 +838,14 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn div(self, o: Fz) -> Fz {
             Fz(avx!(_mm512_div_ps(self.0, o.0)))
+        }
+        #[inline(always)]
+        fn div255(self) -> Fz {
+            // As `Fy::div255`.
+            let r = avx!(_mm512_set1_ps(1.0 / 255.0));
+            let q = avx!(_mm512_mul_ps(self.0, r));
+            let e = avx!(_mm512_fnmadd_ps(q, _mm512_set1_ps(255.0), self.0));
+            Fz(avx!(_mm512_fmadd_ps(e, r, q)))
         }
         #[inline(always)]
         fn lt(self, o: Fz) -> Mz {

@@ -58,6 +58,8 @@ pub(crate) fn eligible(ctx: &Ctx<'_>, args: &SampleArgs) -> bool {
         && ctx.view.texture.residency().is_none()
         && !f.has_stencil()
         && (!f.has_depth() || args.dref.is_some())
+        // Integer filtering is the reference's and the planar kernel's.
+        && !(ctx.int_filter && args.dref.is_none())
 }
 
 /// 1.0 for a linear filter, 0.0 for nearest.

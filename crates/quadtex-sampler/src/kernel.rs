@@ -233,6 +233,8 @@ pub(crate) fn handles(ctx: &Ctx<'_>, args: &SampleArgs) -> bool {
         && view.texture.residency().is_none()
         && !ctx.format.has_depth()
         && !ctx.format.has_stencil()
+        // Integer filtering is the reference's and the planar kernel's.
+        && !ctx.int_filter
 }
 
 /// The texel decoder a view needs, chosen once per [`crate::QuadSampler`].

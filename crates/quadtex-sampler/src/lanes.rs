@@ -92,6 +92,10 @@ pub(crate) trait Fv:
     fn min(self, o: Self) -> Self;
     /// Division.
     fn div(self, o: Self) -> Self;
+    /// `self / 255` correctly rounded, for lanes holding integers in
+    /// `[0, 2^24)` (integer filtering's last step; tested on every such
+    /// integer at every level).
+    fn div255(self) -> Self;
     /// `<`.
     fn lt(self, o: Self) -> Self::M;
     /// `<=`.
@@ -272,6 +276,10 @@ impl<const N: usize> Fv for F<N> {
     #[inline(always)]
     fn div(self, o: Self) -> Self {
         F(lanewise!(N, [0.0; N], |i| self.0[i] / o.0[i]))
+    }
+    #[inline(always)]
+    fn div255(self) -> Self {
+        F(lanewise!(N, [0.0; N], |i| self.0[i] / 255.0))
     }
     #[inline(always)]
     fn lt(self, o: Self) -> M<N> {
@@ -815,6 +823,48 @@ mod level_tests {
                     assert_eq!(f32::from_bits(bits), f32::from(c) / 255.0, "{level:?} {c}");
                 }
             }
+        }
+    }
+
+    /// `div255` of every integer in `[0, 2^24)` at every level.
+    struct Div255 {
+        first: u32,
+        count: u32,
+    }
+
+    impl LaneKernel for Div255 {
+        type Out = Option<u32>;
+        fn run<L: Lanes>(self, l: L) -> Option<u32> {
+            let mut x = [0.0f32; 16];
+            let mut y = [0.0f32; 16];
+            let mut t = self.first;
+            while t < self.first + self.count {
+                for (i, v) in x.iter_mut().enumerate().take(L::N) {
+                    *v = (t + i as u32) as f32;
+                }
+                l.store(l.load(&x).div255(), &mut y);
+                for i in 0..L::N {
+                    if y[i] != x[i] / 255.0 {
+                        return Some(t + i as u32);
+                    }
+                }
+                t += L::N as u32;
+            }
+            None
+        }
+    }
+
+    #[test]
+    fn div255_is_the_correctly_rounded_quotient_at_every_level() {
+        for level in SimdLevel::ALL {
+            let bad = run_at(
+                level,
+                Div255 {
+                    first: 0,
+                    count: 1 << 24,
+                },
+            );
+            assert_eq!(bad, None, "{level:?}");
         }
     }
 

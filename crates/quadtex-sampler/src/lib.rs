@@ -673,6 +673,14 @@ fn rgba_of(r: &QuadResult) -> [[f32; 4]; 4] {
         .map(|t| t.map_or([0.0; 4], quadtex_format::Texel::to_f32))
 }
 
+/// Whether sampling `view` with `smp` under `profile` filters in integer
+/// arithmetic (calls without a depth compare): the profile's fixed-point
+/// weights and LOD fractions of at most 8 bits on an 8-bit UNORM format,
+/// as `docs/precision.md` defines it, bit for bit on every path.
+pub fn integer_filtering(view: &TextureHeader, smp: &SamplerHeader, profile: &Profile) -> bool {
+    reference::int_filter(view, smp, profile)
+}
+
 /// Whether [`sample`] runs this call on the SIMD kernels (rather than the
 /// scalar reference): for tests and profiling.
 pub fn sample_uses_kernel(

@@ -46,7 +46,7 @@ use crate::header::{
     AddressMode, CompareOp, Filter, HeaderType, MipmapMode, ReductionMode, Swizzle,
 };
 use crate::lanes::{Fv, Iv, Lanes, Mv};
-use crate::profile::{frac_scale, Derivatives, FracRound, LayerRound, MipNearest};
+use crate::profile::{frac_scale, Derivatives, FracRound, LayerRound, MipNearest, MAX_FRAC_BITS};
 use crate::quad::{Lod, SampleArgs};
 use crate::reference::{Ctx, LOG2_C3, LOG2_C5, LOG2_C7, LOG2_C9, LOG2_DENORMAL_SCALE};
 
@@ -91,7 +91,8 @@ pub enum Fallback {
     /// R16G16B16A16_SFLOAT, D32_SFLOAT, D16 or D24 UNORM, nor a block format with
     /// an RGBA8 mirror; a compare on a colour format; or a residency map.
     Format,
-    /// Unnormalized coordinates or a min/max reduction.
+    /// Unnormalized coordinates, a min/max reduction, or a profile with
+    /// more than 23 fraction bits (`Profile::validate` refuses those).
     Sampler,
     /// An address mode other than `repeat` and `clamp_to_edge`, or
     /// `repeat` on a level that is not a power of two.
@@ -108,6 +109,9 @@ pub enum Fallback {
 enum TexelKind {
     /// 8-bit RGBA or BGRA, UNORM or sRGB.
     Rgba8,
+    /// 8-bit RGBA or BGRA UNORM filtered in integer arithmetic
+    /// (`reference::int_filter`).
+    Rgba8Int,
     /// D32_SFLOAT, read or compared with the reference.
     Depth32,
     /// UNORM depth (D16_UNORM, X8_D24_UNORM_PACK32, D24_UNORM_S8_UINT's
@@ -268,6 +272,18 @@ impl<'a> Plan<'a> {
             }
             _ => return Err(Fallback::Format),
         };
+        // Integer filtering (`reference::int_filter`) of plain 8-bit UNORM
+        // RGBA / BGRA (a mirror's formats are not among its formats).
+        let texel = if texel == TexelKind::Rgba8
+            && mirror.is_none()
+            && !srgb
+            && compare.is_none()
+            && ctx.int_filter
+        {
+            TexelKind::Rgba8Int
+        } else {
+            texel
+        };
         let texel_shift = match texel {
             TexelKind::DepthUnorm if ctx.format == TextureFormat::Depth16Unorm => 1,
             TexelKind::Rgba16f => 3,
@@ -279,6 +295,12 @@ impl<'a> Plan<'a> {
             return Err(Fallback::Format);
         }
         if smp.unnormalized || smp.reduction != ReductionMode::WeightedAverage {
+            return Err(Fallback::Sampler);
+        }
+        // Fractions of at most 23 bits (`Profile::validate`): their scales
+        // are powers of two with exact reciprocals.
+        let frac_ok = |b: Option<u8>| b.is_none_or(|b| b <= MAX_FRAC_BITS);
+        if !frac_ok(p.lod_frac_bits) || !frac_ok(p.weight_frac_bits) {
             return Err(Fallback::Sampler);
         }
         let fine = args.derivatives.unwrap_or(p.derivatives) == Derivatives::Fine;
@@ -534,6 +556,7 @@ impl<G: GroupKernel> LaneKernel for Groups<'_, '_, '_, '_, '_, G> {
     fn run<L: Lanes>(self, l: L) -> usize {
         match self.plan.texel() {
             TexelKind::Rgba8 => self.groups::<L, RGBA8>(l),
+            TexelKind::Rgba8Int => self.groups::<L, RGBA8_INT>(l),
             TexelKind::Depth32 => self.groups::<L, DEPTH32>(l),
             TexelKind::DepthUnorm => self.groups::<L, DEPTH_UNORM>(l),
             TexelKind::R32f => self.groups::<L, R32F>(l),
@@ -607,7 +630,9 @@ fn quantize<L: Lanes>(l: L, f: L::F, scale: Option<f32>, round: FracRound) -> L:
                 FracRound::Truncate => (f * s).floor(),
                 FracRound::Rne => (f * s).round_ties_even(),
             };
-            q.div(s)
+            // Over a power of two (at most 2^23, `Plan::new`): the same
+            // bits as the reference's division, without a divide.
+            q * l.f(1.0 / sc)
         }
     }
 }
@@ -662,7 +687,10 @@ fn footprint<L: Lanes>(
     let c = jy0 * jy0 + jy1 * jy1 + zero;
     let Some(max_aniso) = p.aniso else {
         return Footprint {
-            lambda: log2(l, a.sqrt().max(c.sqrt())),
+            // `max(sqrt a, sqrt c)` as the reference writes it: `sqrt` is
+            // correctly rounded and monotonic and `max` takes the number
+            // over a NaN either way, so one root gives the same bits.
+            lambda: log2(l, a.max(c).sqrt()),
             taps: one,
             ax: zero,
             ay: zero,
@@ -743,7 +771,7 @@ fn select<L: Lanes>(l: L, p: &Plan<'_>, fp: Footprint<L>, bias: L::F) -> QuadLod
         let s = l.f(sc);
         lambda = lambda
             .is_finite()
-            .select((lambda * s).floor().div(s), lambda);
+            .select((lambda * s).floor() * l.f(1.0 / sc), lambda);
     }
     let lambda = lambda.min(l.f(p.max_lod)).max(l.f(p.min_lod));
     let mag = lambda.le(l.f(0.0));
@@ -864,6 +892,7 @@ fn decode<L: Lanes>(l: L, p: &Plan<'_>, words: L::I) -> [L::F; 4] {
 
 /// [`TexelKind`] discriminants as the kernels' `K`.
 const RGBA8: u8 = TexelKind::Rgba8 as u8;
+const RGBA8_INT: u8 = TexelKind::Rgba8Int as u8;
 const DEPTH32: u8 = TexelKind::Depth32 as u8;
 const DEPTH_UNORM: u8 = TexelKind::DepthUnorm as u8;
 const R32F: u8 = TexelKind::R32f as u8;
@@ -937,18 +966,25 @@ fn signed_texels<const K: u8>(p: &Plan<'_>) -> bool {
     K == R32F || K == RGBA16F || (K == DEPTH32 && p.compare.is_none())
 }
 
-/// One level's nearest-or-bilinear filter (`Ctx::filter_level`) of `N`
-/// pixels at `(s, t)`, `linear` per lane. `None` when a lane's texel index
-/// is not exact in i32 (NaN, infinite, beyond 2^24).
+/// One level's footprint of `N` pixels at `(s, t)`, `linear` per lane
+/// (`Ctx::level_taps`, wrapped): the block-index shares of the two
+/// columns and rows (the first only when both filters are nearest) and
+/// the per-axis weights. `None` when a lane's texel index is not exact in
+/// i32 (NaN, infinite, beyond 2^24).
+type Taps<L> = (
+    [<L as Lanes>::I; 2],
+    [<L as Lanes>::I; 2],
+    [[<L as Lanes>::F; 2]; 2],
+);
+
 #[inline(always)]
-fn filter_level<L: Lanes, const K: u8>(
+fn level_taps<L: Lanes>(
     l: L,
     p: &Plan<'_>,
     lv: &LevelLanes<L>,
     linear: L::M,
     (s, t): (L::F, L::F),
-    dref: L::F,
-) -> Option<[L::F; 4]> {
+) -> Option<Taps<L>> {
     // Per axis: the two wrapped indices and the weights.
     let mut idx = [[l.i(0); 2]; 2];
     let mut wts = [[l.f(0.0); 2]; 2];
@@ -986,13 +1022,29 @@ fn filter_level<L: Lanes, const K: u8>(
     }
     let mut xs = [l.i(0); 2];
     let mut ys = [l.i(0); 2];
-    // Nearest everywhere: one texel, weight one (`-0.0 + 1 * v` is `v`
-    // for UNORM values).
+    // Nearest everywhere: one texel, weight one.
     let taps = if p.nearest { 1 } else { 2 };
     for tap in 0..taps {
         xs[tap] = column_blocks(l, lv, idx[0][tap]);
         ys[tap] = row_blocks(l, lv, idx[1][tap]);
     }
+    Some((xs, ys, wts))
+}
+
+/// One level's nearest-or-bilinear filter (`Ctx::filter_level`) of `N`
+/// pixels at `(s, t)`, `linear` per lane. `None` when a lane's texel index
+/// is not exact in i32 (NaN, infinite, beyond 2^24).
+#[inline(always)]
+fn filter_level<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    lv: &LevelLanes<L>,
+    linear: L::M,
+    (s, t): (L::F, L::F),
+    dref: L::F,
+) -> Option<[L::F; 4]> {
+    let (xs, ys, wts) = level_taps(l, p, lv, linear, (s, t))?;
+    // (Nearest: `-0.0 + 1 * v` is `v` for UNORM values.)
     // `filter_level`'s order: ky outer, kx inner, from -0.0. UNORM texels
     // and compare results are never negative, so a zero-weight term adds
     // +0 and leaves the same bits as the reference's skipped term once a
@@ -1024,6 +1076,92 @@ fn filter_level<L: Lanes, const K: u8>(
                 }
             }
         }
+    }
+    Some(acc)
+}
+
+/// Integer filtering of one level (`Ctx::filter_level_int`, then the
+/// rounding of `Ctx::sample_lane`) of `N` pixels: per channel (`r, g, b,
+/// a` after the BGRA swap) the sum of `w * c` over the footprint rounded
+/// half up to 8.8 fixed point. Weights in 256ths, codes and their
+/// products are integers below 2^24, so every f32 step is exact.
+#[inline(always)]
+fn filter_level_int<L: Lanes>(
+    l: L,
+    p: &Plan<'_>,
+    lv: &LevelLanes<L>,
+    linear: L::M,
+    (s, t): (L::F, L::F),
+) -> Option<[L::F; 4]> {
+    let (xs, ys, wts) = level_taps(l, p, lv, linear, (s, t))?;
+    let sh = if p.bgra { [16, 8, 0, 24] } else { [0, 8, 16, 24] };
+    let k = l.f(256.0);
+    if p.nearest {
+        let words = l.words(p.bytes, lv.offset + (xs[0] + ys[0]).shl(2));
+        return Some([
+            code(l, words, sh[0]) * k,
+            code(l, words, sh[1]) * k,
+            code(l, words, sh[2]) * k,
+            code(l, words, sh[3]) * k,
+        ]);
+    }
+    let wx = [wts[0][0] * k, wts[0][1] * k];
+    let wy = [wts[1][0] * k, wts[1][1] * k];
+    let mut sum = [l.f(0.0); 4];
+    for (ky, &y) in ys.iter().enumerate() {
+        for (kx, &x) in xs.iter().enumerate() {
+            let w = wx[kx] * wy[ky];
+            let words = l.words(p.bytes, lv.offset + (x + y).shl(2));
+            for (acc, &shift) in sum.iter_mut().zip(&sh) {
+                *acc = *acc + w * code(l, words, shift);
+            }
+        }
+    }
+    // `(sum + 128) >> 8`: the sum over 256 is exact, so is adding 1/2.
+    let (scale, half) = (l.f(1.0 / 256.0), l.f(0.5));
+    for v in &mut sum {
+        *v = (*v * scale + half).floor();
+    }
+    Some(sum)
+}
+
+/// The 8-bit code at bit `shift` of every lane's texel word, as f32.
+#[inline(always)]
+fn code<L: Lanes>(l: L, words: L::I, shift: i32) -> L::F {
+    (words.shr(shift) & l.i(0xff)).to_f32()
+}
+
+/// Integer filtering's levels (`Ctx::sample_lane`): `T = v_hi * (256 -
+/// f) + v_lo * f` (exact below 2^24) and `T / (255 * 65536)`, correctly
+/// rounded (`div255`, then an exact power-of-two scale).
+#[inline(always)]
+fn levels_int<L: Lanes>(
+    l: L,
+    p: &Plan<'_>,
+    lod: &QuadLod<L>,
+    layer: L::I,
+    (s, t): (L::F, L::F),
+) -> Option<[L::F; 4]> {
+    let linear = lod.linear;
+    let k = l.f(256.0);
+    let lv = level_lanes(l, p, lod.hi, layer);
+    let v0 = filter_level_int(l, p, &lv, linear, (s, t))?;
+    let w0 = lod.w_hi * k;
+    let mut acc = v0;
+    for v in &mut acc {
+        *v = *v * w0;
+    }
+    if !lod.w_lo.eq(l.f(0.0)).all() {
+        let w1 = lod.w_lo * k;
+        let lv1 = level_lanes(l, p, lod.lo, layer);
+        let v1 = filter_level_int(l, p, &lv1, linear, (s, t))?;
+        for (a, v) in acc.iter_mut().zip(v1) {
+            *a = *a + v * w1;
+        }
+    }
+    let scale = l.f(1.0 / 65536.0);
+    for v in &mut acc {
+        *v = v.div255() * scale;
     }
     Some(acc)
 }
@@ -1353,7 +1491,9 @@ fn pixels<L: Lanes, const K: u8>(
         }
         None => l.f(0.0),
     };
-    let acc = if p.aniso.is_some() {
+    let acc = if K == RGBA8_INT {
+        levels_int(l, p, lod, layer, (s, t))
+    } else if p.aniso.is_some() {
         aniso_levels::<L, K>(l, p, lod, layer, (s, t), dref)
     } else {
         levels::<L, K>(l, p, lod, layer, (s, t), dref)
@@ -1601,7 +1741,11 @@ impl<'a> GatherPlan<'a> {
 impl GroupKernel for GatherPlan<'_> {
     #[inline(always)]
     fn texel(&self) -> TexelKind {
-        self.plan.texel
+        // Gathers filter nothing: integer filtering changes no read.
+        match self.plan.texel {
+            TexelKind::Rgba8Int => TexelKind::Rgba8,
+            t => t,
+        }
     }
 
     #[inline(always)]

@@ -52,6 +52,57 @@ pub fn frac(x: f32) -> f32 {
     }
 }
 
+/// Whether filtering runs in integer arithmetic (`docs/precision.md`): the
+/// profile quantizes filter weights and LOD fractions to at most 8 bits,
+/// the format is 8-bit UNORM (`R8`, `R8G8`, `R8G8B8A8`, `B8G8R8A8`, `A8`:
+/// every value read, the missing components' 0 and 1 included, is a code
+/// `c / 255`), the view is not a cube (a seamless corner texel averages
+/// three codes), no address mode reads a border colour, the reduction is
+/// the weighted average and anisotropy is off. Calls with a depth compare
+/// never are.
+///
+/// Integer filtering of one level sums `w * c` exactly, `w` the product
+/// of the per-axis weights in 256ths (`256 - a` and `a`, `a` the
+/// quantized fraction times 256; 256 on an axis that does not filter) and
+/// `c` the code; the sum (scale `2^24`) is rounded half up to 8.8 fixed
+/// point (`v`, scale `256 * 255`); the levels are summed as `T = v_hi *
+/// (256 - f) + v_lo * f` (`f` the quantized LOD fraction times 256; one
+/// level: `v * 256`), and the result is `T / (255 * 65536)` rounded once
+/// to f32. A nearest read gives `c / 255` exactly as the f32 mode does.
+pub(crate) fn int_filter(view: &TextureHeader, smp: &SamplerHeader, profile: &Profile) -> bool {
+    let eight = |b: Option<u8>| b.is_some_and(|b| b <= 8);
+    let n = match view.kind {
+        TextureKind::D1 | TextureKind::D1Array => 1,
+        TextureKind::D3 => 3,
+        _ => 2,
+    };
+    eight(profile.weight_frac_bits)
+        && eight(profile.lod_frac_bits)
+        && matches!(
+            view.format(),
+            TextureFormat::R8Unorm
+                | TextureFormat::Rg8Unorm
+                | TextureFormat::Rgba8Unorm
+                | TextureFormat::Bgra8Unorm
+                | TextureFormat::A8Unorm
+        )
+        && !view.kind.is_cube()
+        && !view.kind.is_multisample()
+        && smp.address[..n]
+            .iter()
+            .all(|m| !matches!(m, AddressMode::ClampToBorder | AddressMode::ClampOgl))
+        && smp.reduction == ReductionMode::WeightedAverage
+        && smp.compare.is_none()
+        && profile.aniso_levels.quantize(smp.max_anisotropy) <= 1.0
+}
+
+/// `T / (255 * 65536)` rounded once to f32: an integer-filtered result
+/// ([`int_filter`]); `T` is below `2^24`, so exact as f32.
+#[inline]
+pub(crate) fn int_filter_value(t: u32) -> f32 {
+    t as f32 / 16_711_680.0
+}
+
 fn mirror(n: i64) -> i64 {
     if n >= 0 {
         n
@@ -358,11 +409,31 @@ pub(crate) struct Ctx<'a> {
     /// the texture, ...) reads zeros in every running lane, as an invalid
     /// handle does.
     pub(crate) usable: bool,
+    /// Filtering runs in integer arithmetic (the profile's fixed-point
+    /// mode on 8-bit UNORM codes; see [`int_filter`]): decided once per
+    /// view and sampler, for calls without a depth compare.
+    pub(crate) int_filter: bool,
 }
 
 /// The result of reading one texel: the value (compare applied) and
 /// whether it was resident.
 type Read = ([f32; 4], bool);
+
+/// One level's taps before wrapping ([`Ctx::level_taps`]).
+struct LevelTaps {
+    /// Per axis the tap indices (both the same for one tap).
+    idx: [[i64; 2]; 3],
+    /// Per axis the tap weights (`[1, 0]` for one tap).
+    wts: [[f32; 2]; 3],
+    /// Per axis the number of taps.
+    taps: [usize; 3],
+    /// The level's extent.
+    dims: [i64; 3],
+    /// The axes the view addresses.
+    n: usize,
+    /// A cube view (face coordinates).
+    cube: bool,
+}
 
 impl<'a> Ctx<'a> {
     pub(crate) fn new(
@@ -381,6 +452,7 @@ impl<'a> Ctx<'a> {
             base: [e.width, e.height, e.depth],
             identity_swizzle: view.swizzle == Swizzle::IDENTITY,
             usable: view.validate().is_ok(),
+            int_filter: int_filter(view, smp, profile),
         }
     }
 
@@ -630,6 +702,27 @@ impl<'a> Ctx<'a> {
                 r
             }
         });
+        if self.int_filter && dref.is_none() {
+            // Integer filtering (`int_filter`): each level's sum rounded
+            // half up to 8.8, the levels weighted in 256ths.
+            let mut t = [0u32; 4];
+            let mut resident = true;
+            for (level, w) in levels {
+                if w == 0.0 {
+                    continue;
+                }
+                let (sum, r) = self.filter_level_int(lc, lc.st, level, filter, offset);
+                resident &= r;
+                let wl = (w * 256.0) as u32;
+                for c in 0..4 {
+                    t[c] += ((sum[c] + (1 << 15)) >> 16) as u32 * wl;
+                }
+            }
+            return (
+                self.swizzle(Texel::Float(t.map(int_filter_value))),
+                resident,
+            );
+        }
         // -0.0 is the identity of addition (+0.0 would turn a -0 texel
         // into +0), so nearest reads keep -0 bit-exact.
         let mut acc = [-0.0f32; 4];
@@ -690,18 +783,10 @@ impl<'a> Ctx<'a> {
         [e.width as i64, e.height as i64, e.depth as i64]
     }
 
-    /// Nearest or linear filtering of one level at `st`.
-    #[allow(clippy::too_many_arguments)]
-    fn filter_level(
-        &self,
-        lc: &LaneCoords,
-        st: [f32; 3],
-        level: u32,
-        filter: Filter,
-        offset: [i32; 3],
-        dref: Option<f32>,
-        int_result: &mut Option<Texel>,
-    ) -> Read {
+    /// The texel indices and weights of one level's footprint at `st`
+    /// (scaled to texels, offset, not yet wrapped): per axis one or two
+    /// taps.
+    fn level_taps(&self, st: [f32; 3], level: u32, filter: Filter, offset: [i32; 3]) -> LevelTaps {
         let dims = self.level_dims(level);
         let n = if self.view.kind.is_cube() {
             2
@@ -756,6 +841,73 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+        LevelTaps {
+            idx,
+            wts,
+            taps,
+            dims,
+            n,
+            cube,
+        }
+    }
+
+    /// Integer filtering of one level at `st` ([`int_filter`]): per
+    /// channel the exact sum of `w * c` (weights in 256ths on all three
+    /// axes, so at scale `2^24`; `c` the 8-bit code) and residency.
+    fn filter_level_int(
+        &self,
+        lc: &LaneCoords,
+        st: [f32; 3],
+        level: u32,
+        filter: Filter,
+        offset: [i32; 3],
+    ) -> ([u64; 4], bool) {
+        let fp = self.level_taps(st, level, filter, offset);
+        let mut sum = [0u64; 4];
+        let mut resident = true;
+        let mut no_int = None;
+        for kz in 0..fp.taps[2] {
+            for ky in 0..fp.taps[1] {
+                for kx in 0..fp.taps[0] {
+                    let ijk = [fp.idx[0][kx], fp.idx[1][ky], fp.idx[2][kz]];
+                    let (v, r) =
+                        self.wrapped_texel(lc, level, ijk, fp.dims, fp.n, false, None, &mut no_int);
+                    resident &= r;
+                    // Weights of at most 8 fraction bits: exact in 256ths.
+                    let w = [fp.wts[0][kx], fp.wts[1][ky], fp.wts[2][kz]]
+                        .map(|w| (w * 256.0) as u64)
+                        .iter()
+                        .product::<u64>();
+                    for c in 0..4 {
+                        // The UNORM value `c / 255` back to its code.
+                        sum[c] += w * (v[c] * 255.0).round() as u64;
+                    }
+                }
+            }
+        }
+        (sum, resident)
+    }
+
+    /// Nearest or linear filtering of one level at `st`.
+    #[allow(clippy::too_many_arguments)]
+    fn filter_level(
+        &self,
+        lc: &LaneCoords,
+        st: [f32; 3],
+        level: u32,
+        filter: Filter,
+        offset: [i32; 3],
+        dref: Option<f32>,
+        int_result: &mut Option<Texel>,
+    ) -> Read {
+        let LevelTaps {
+            idx,
+            wts,
+            taps,
+            dims,
+            n,
+            cube,
+        } = self.level_taps(st, level, filter, offset);
         // -0.0 is the identity of addition (+0.0 would turn a -0 texel
         // into +0), so nearest reads keep -0 bit-exact.
         let mut acc = [-0.0f32; 4];

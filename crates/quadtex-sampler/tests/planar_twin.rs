@@ -24,9 +24,9 @@ use quadtex_format::{Layout, Texel, Texture, TextureDesc, TextureFormat as F, Te
 use quadtex_sampler::gather::gather_reference;
 use quadtex_sampler::profile::Derivatives;
 use quadtex_sampler::{
-    reference, AddressMode, CompareOp, Filter, GatherArgs, GatherOffsets, Lod, MipmapMode,
-    PlanarOut, Profile, Quad, QuadCoords, QuadSampler, SampleArgs, SamplerHeader, SimdLevel,
-    Swizzle, TextureHeader,
+    integer_filtering, reference, AddressMode, CompareOp, Filter, GatherArgs, GatherOffsets, Lod,
+    MipmapMode, PlanarOut, Profile, Quad, QuadCoords, QuadSampler, SampleArgs, SamplerHeader,
+    SimdLevel, Swizzle, TextureHeader,
 };
 
 struct Rng(u64);
@@ -72,30 +72,48 @@ struct Case {
 }
 
 fn random_case(rng: &mut Rng, n: usize) -> Case {
-    random_view_case(rng, n, false)
+    random_view_case(rng, n, Family::Plain)
+}
+
+/// Which family of cases [`random_view_case`] draws.
+#[derive(Clone, Copy, PartialEq)]
+enum Family {
+    /// 2D and 2D-array views of every format the kernel takes, every
+    /// profile.
+    Plain,
+    /// Cubes and cube arrays.
+    Cube,
+    /// Integer filtering: RGBA8 / BGRA8 UNORM under the 8-bit profiles
+    /// (`NV_SASS`, `D3D11`), anisotropy off.
+    Int8,
 }
 
 /// As [`random_case`], on a cube (or an array of two cubes) when `cube`:
 /// square faces, quads of directions around a random one (on a face,
 /// near an edge or a corner, ties between axes), seamless or not.
-fn random_view_case(rng: &mut Rng, n: usize, cube: bool) -> Case {
-    let format = rng.pick(&[
-        F::Rgba8Unorm,
-        F::Rgba8Srgb,
-        F::Bgra8Unorm,
-        F::Bgra8Srgb,
-        F::Depth32Float,
-        F::Depth16Unorm,
-        F::Depth24UnormX8,
-        F::Depth24UnormS8Uint,
-        F::R32Float,
-        F::Rgba16Float,
-        // Block formats read through their RGBA8 mirror.
-        F::Bc1RgbUnorm,
-        F::Bc3Unorm,
-        F::Bc7Srgb,
-        F::Etc2Rgba8Unorm,
-    ]);
+fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
+    let cube = family == Family::Cube;
+    let format = if family == Family::Int8 {
+        rng.pick(&[F::Rgba8Unorm, F::Bgra8Unorm])
+    } else {
+        rng.pick(&[
+            F::Rgba8Unorm,
+            F::Rgba8Srgb,
+            F::Bgra8Unorm,
+            F::Bgra8Srgb,
+            F::Depth32Float,
+            F::Depth16Unorm,
+            F::Depth24UnormX8,
+            F::Depth24UnormS8Uint,
+            F::R32Float,
+            F::Rgba16Float,
+            // Block formats read through their RGBA8 mirror.
+            F::Bc1RgbUnorm,
+            F::Bc3Unorm,
+            F::Bc7Srgb,
+            F::Etc2Rgba8Unorm,
+        ])
+    };
     // Depth views mostly with a compare; one in four read plain depth.
     let depth = matches!(
         format,
@@ -222,6 +240,15 @@ fn random_view_case(rng: &mut Rng, n: usize, cube: bool) -> Case {
         Profile::PTX,
         Profile::D3D11,
     ]);
+    let (smp, profile) = if family == Family::Int8 {
+        let smp = SamplerHeader {
+            max_anisotropy: 1.0,
+            ..smp
+        };
+        (smp, rng.pick(&[Profile::NV_SASS, Profile::D3D11]))
+    } else {
+        (smp, profile)
+    };
     let args = SampleArgs {
         lod: match rng.u() % 10 {
             0 => Lod::Base,
@@ -445,6 +472,30 @@ fn planar_kernel_equals_the_reference_at_every_simd_level() {
     );
 }
 
+/// Integer filtering (8-bit weights and LOD fractions on RGBA8 / BGRA8
+/// UNORM, `docs/precision.md`) on the planar kernel against the
+/// reference, bit for bit, at every SIMD level.
+#[test]
+fn planar_integer_filtering_equals_the_reference_at_every_simd_level() {
+    let mut rng = Rng(0x5eed_91a4_1a78_0001);
+    let (mut quads, mut kernel) = (0usize, 0usize);
+    let levels = levels();
+    // 1,600 configurations of 64 quads: 102,400 quads per level.
+    for _ in 0..1600 {
+        let case = random_view_case(&mut rng, 64, Family::Int8);
+        assert!(integer_filtering(&case.view, &case.smp, &case.profile));
+        let want = reference_of(&case);
+        for &level in &levels {
+            kernel += check(&case, level, &want);
+            quads += case.quads.len();
+        }
+    }
+    assert!(
+        kernel * 10 > quads * 8,
+        "{kernel} of {quads} quads on the kernel"
+    );
+}
+
 /// The planar kernel on cubes and cube arrays against the reference, bit
 /// for bit, at every SIMD level (groups whose linear footprints leave a
 /// face under seamless filtering are handed back, and checked all the
@@ -454,8 +505,9 @@ fn planar_cube_equals_the_reference_at_every_simd_level() {
     let mut rng = Rng(0x5eed_91a4_c0be_0001);
     let (mut quads, mut kernel) = (0usize, 0usize);
     let levels = levels();
-    for _ in 0..800 {
-        let mut case = random_view_case(&mut rng, 64, true);
+    // 1,600 configurations of 64 quads: 102,400 quads per level.
+    for _ in 0..1600 {
+        let mut case = random_view_case(&mut rng, 64, Family::Cube);
         if rng.one_in(3) {
             case.smp.seamless_cube = false;
         }
@@ -533,6 +585,87 @@ fn planar_bilinear_centre_of_a_2x2_texture_is_the_texel_mean() {
             let red = if swap { 90.0 } else { 70.0 };
             assert!((want[0] - red / 255.0).abs() < 1e-6);
             assert!((want[3] - 127.5 / 255.0).abs() < 1e-6);
+        }
+    }
+}
+
+/// Pinned integer filtering (`docs/precision.md`): one texel of a 2x2
+/// RGBA8 texture has red code 1, the rest 0; bilinear weights of 1/256
+/// across and 128/256 (then 127/256) down make the sum `1 * 1 * 128`
+/// (then 127), which rounds half up to the 8.8 value 1 (then 0): red is
+/// `256 / (255 * 65536)` (then 0), where the f32 mode gives
+/// `1/255 / 512`; alpha (all 255) is exactly 1.
+#[test]
+fn planar_integer_filtering_rounds_each_level_to_8_8_half_up() {
+    let desc = TextureDesc::d2(F::Rgba8Unorm, 2, 2).with_levels(1);
+    let mut bytes = [0u8, 0, 0, 255].repeat(4);
+    bytes[4] = 1;
+    let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes).unwrap());
+    let view = TextureHeader::new(tex);
+    let smp = SamplerHeader {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..Default::default()
+    };
+    // s = (1/2 + 1/256) / 2: x = 1/256; t = 1/2 (y = 1/2) or
+    // (1/2 + 129/256) / 2 (y = 129/256).
+    let (s0, t_half, t_129) = (129.0 / 512.0, 0.5f32, 257.0 / 512.0);
+    for (profile, int) in [
+        (Profile::NV_SASS, true),
+        (Profile::D3D11, true),
+        (Profile::VULKAN, false),
+    ] {
+        assert_eq!(integer_filtering(&view, &smp, &profile), int);
+        for level in levels() {
+            let mut unit = QuadSampler::new(&view, &smp, &profile);
+            unit.set_simd_level(level);
+            let n = 4 * level.lanes();
+            let s = vec![s0; 4 * n];
+            // Even quads at y = 1/2, odd ones at y = 129/256.
+            let t: Vec<f32> = (0..4 * n)
+                .map(|i| if (i / 4) % 2 == 0 { t_half } else { t_129 })
+                .collect();
+            let mut o = [(); 4].map(|_| vec![0.0f32; 4 * n]);
+            let [or, og, ob, oa] = &mut o;
+            let args = SampleArgs {
+                derivatives: Some(Derivatives::Coarse),
+                ..Default::default()
+            };
+            unit.sample_planar(
+                &args,
+                &QuadCoords {
+                    s: &s,
+                    t: &t,
+                    ..Default::default()
+                },
+                &mut PlanarOut {
+                    r: or,
+                    g: og,
+                    b: ob,
+                    a: oa,
+                },
+            );
+            assert_eq!(unit.planar_kernel_quads(), n);
+            let (even, odd) = if int {
+                (256.0 / 16_711_680.0, 0.0)
+            } else {
+                // 1/255 weighted (1/256)(1/2), and (1/256)(127/256).
+                let c = 1.0f32 / 255.0;
+                (
+                    -0.0 + (1.0 / 256.0) * 0.5 * c,
+                    -0.0 + (1.0 / 256.0) * (127.0 / 256.0) * c,
+                )
+            };
+            for (i, &r) in o[0].iter().enumerate() {
+                let want = if (i / 4) % 2 == 0 { even } else { odd };
+                assert_eq!(r, want, "{profile:?} {level:?} lane {i}");
+            }
+            assert!(o[3].iter().all(|&a| a == 1.0), "{level:?}");
+            assert!(o[1].iter().chain(&o[2]).all(|&v| v == 0.0));
+            // The reference agrees.
+            let q = Quad::new([[s0, t_129, 0.0, 0.0]; 4]);
+            let r = reference::sample(&view, &smp, &profile, &args, &q);
+            assert_eq!(r.texels[0].unwrap().to_f32()[0], odd);
         }
     }
 }
