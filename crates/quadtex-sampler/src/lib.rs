@@ -495,13 +495,29 @@ impl<'a> QuadSampler<'a> {
         out: &mut [[[f32; 4]; 4]],
     ) {
         let n = quads.len().min(out.len());
-        let done = self.planar_rgba(args, &quads[..n], &mut out[..n]);
-        self.sample_quads_rgba_at_width(
-            batch::NATIVE_QUADS * 4,
-            args,
-            &quads[done..n],
-            &mut out[done..n],
-        );
+        let mut pos = 0;
+        while pos < n {
+            pos += self.planar_rgba(args, &quads[pos..n], &mut out[pos..n]);
+            if pos == n {
+                break;
+            }
+            // A group the planar kernel did not take (a partial quad, a
+            // group handed back) goes the other way, and the kernel goes
+            // on after it; without a plan, all of the rest.
+            let step = match &self.plan {
+                Some((_, Some(_))) if self.ctx.usable => {
+                    self.level.min(SimdLevel::detect()).lanes().min(n - pos)
+                }
+                _ => n - pos,
+            };
+            self.sample_quads_rgba_at_width(
+                batch::NATIVE_QUADS * 4,
+                args,
+                &quads[pos..pos + step],
+                &mut out[pos..pos + step],
+            );
+            pos += step;
+        }
     }
 
     /// The leading quads of `quads` that the planar kernel takes, in groups
@@ -597,10 +613,10 @@ impl<'a> QuadSampler<'a> {
     /// `out[i]` gets quad `i`'s result, for the first
     /// `min(quads.len(), out.len())` quads. Full 2D quads go through the
     /// batched kernels several quads per register: four per AVX-512
-    /// register when the build targets AVX-512 (`target-cpu=native` on
-    /// this project's Zen 4 machines, see `.cargo/config.toml`), two per
-    /// AVX2 register otherwise; everything else as [`Self::sample`]. The
-    /// bits are [`Self::sample`]'s either way.
+    /// register when the build targets AVX-512 (`RUSTFLAGS="-C
+    /// target-cpu=native"` on an AVX-512 machine), two per AVX2 register,
+    /// one per SSE register in a baseline build; everything else as
+    /// [`Self::sample`]. The bits are [`Self::sample`]'s either way.
     pub fn sample_quads(&mut self, args: &SampleArgs, quads: &[Quad], out: &mut [QuadResult]) {
         self.sample_quads_at_width(batch::NATIVE_QUADS * 4, args, quads, out);
     }

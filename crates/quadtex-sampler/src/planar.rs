@@ -22,8 +22,9 @@
 //! formats whose blocks decode through 8-bit RGBA codes (BC1-BC3, BC7,
 //! ETC2 RGB8 / RGB8A1 / RGBA8, read through the texture's RGBA8 mirror,
 //! `Texture::rgba8_mirror`); normalized coordinates, nearest or linear
-//! filters with any mipmap mode, `repeat` (power-of-two levels) and
-//! `clamp_to_edge`, anisotropic footprints (up to 16 taps per level, lanes
+//! filters with any mipmap mode, `repeat` and `mirrored_repeat`
+//! (power-of-two levels), `clamp_to_edge`, `mirror_clamp_to_edge` and
+//! `clamp_to_border` (samples; gathers take the others), anisotropic footprints (up to 16 taps per level, lanes
 //! with fewer taps masked), weighted-average reduction; every LOD form:
 //! implicit with coarse or fine derivatives, with a per-lane shader bias,
 //! the base level, an explicit lambda per lane, explicit gradients per
@@ -94,12 +95,27 @@ pub enum Fallback {
     /// Unnormalized coordinates, a min/max reduction, or a profile with
     /// more than 23 fraction bits (`Profile::validate` refuses those).
     Sampler,
-    /// An address mode other than `repeat` and `clamp_to_edge`, or
-    /// `repeat` on a level that is not a power of two.
+    /// `clamp_ogl`, `repeat` or `mirrored_repeat` on a level that is not a
+    /// power of two, or (gathers) `clamp_to_border`.
     Address,
     /// More than 16 levels, tiles wider than 16 texels, layers that are
     /// not evenly spaced, or a texture past 2 GiB.
     Layout,
+}
+
+/// How an axis wraps its texel indices (`reference::wrap`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wrap {
+    /// `repeat` on power-of-two levels: a mask.
+    Repeat,
+    /// `clamp_to_edge`.
+    Clamp,
+    /// `mirrored_repeat` on power-of-two levels.
+    Mirror,
+    /// `mirror_clamp_to_edge`.
+    MirrorClamp,
+    /// `clamp_to_border`: indices outside the level read the border.
+    Border,
 }
 
 /// How the kernel reads a texel (its discriminant is the kernel's `K`
@@ -173,7 +189,10 @@ pub(crate) struct Plan<'a> {
     /// The depth compare and its reference per lane of a quad (clamped
     /// for UNORM depth), for depth formats.
     compare: Option<(CompareOp, [f32; 4])>,
-    repeat: [bool; 2],
+    wrap: [Wrap; 2],
+    /// The border texel (`Ctx::border_f32`) when an axis has
+    /// `clamp_to_border`.
+    border: Option<[f32; 4]>,
     mag_linear: bool,
     min_linear: bool,
     /// Both filters nearest: one texel per level.
@@ -350,25 +369,30 @@ impl<'a> Plan<'a> {
             return Err(Fallback::Kind);
         }
         let mut levels = [LevelInfo::default(); 16];
-        let mut repeat = [false; 2];
-        for (k, r) in repeat.iter_mut().enumerate() {
+        let mut wrap = [Wrap::Clamp; 2];
+        for (k, r) in wrap.iter_mut().enumerate() {
             *r = match smp.address[k] {
                 // Seamless cube faces clamp to their edge whatever the
                 // mode (a footprint past it is handed back); without
                 // seamless filtering each face takes the sampler's mode.
-                _ if cube && smp.seamless_cube => false,
-                AddressMode::Repeat => true,
-                AddressMode::ClampToEdge => false,
-                _ => return Err(Fallback::Address),
+                _ if cube && smp.seamless_cube => Wrap::Clamp,
+                AddressMode::Repeat => Wrap::Repeat,
+                AddressMode::ClampToEdge => Wrap::Clamp,
+                AddressMode::MirroredRepeat => Wrap::Mirror,
+                AddressMode::MirrorClampToEdge => Wrap::MirrorClamp,
+                AddressMode::ClampToBorder => Wrap::Border,
+                AddressMode::ClampOgl => return Err(Fallback::Address),
             };
         }
+        let border = wrap.contains(&Wrap::Border).then(|| ctx.border_f32());
+        let pow2 = |w: Wrap| matches!(w, Wrap::Repeat | Wrap::Mirror);
         for (l, info) in levels.iter_mut().enumerate().take(level_count as usize) {
             let level = view.base_level + l as u32;
             let sub0 = tex
                 .subresource(level, view.base_layer, 0)
                 .ok_or(Fallback::Layout)?;
             let (w, h) = (sub0.extent.width, sub0.extent.height);
-            if (repeat[0] && !w.is_power_of_two()) || (repeat[1] && !h.is_power_of_two()) {
+            if (pow2(wrap[0]) && !w.is_power_of_two()) || (pow2(wrap[1]) && !h.is_power_of_two()) {
                 return Err(Fallback::Address);
             }
             if sub0.tile_w_log2 > 4 || sub0.tile_h_log2 > 4 || sub0.block_bytes != 1 << texel_shift
@@ -433,7 +457,8 @@ impl<'a> Plan<'a> {
             bgra,
             srgb,
             compare,
-            repeat,
+            wrap,
+            border,
             mag_linear: smp.mag_filter == Filter::Linear,
             min_linear: smp.min_filter == Filter::Linear,
             nearest: smp.mag_filter == Filter::Nearest && smp.min_filter == Filter::Nearest,
@@ -958,24 +983,29 @@ fn row_blocks<L: Lanes>(l: L, lv: &LevelLanes<L>, y: L::I) -> L::I {
 }
 
 /// Whether texels of kind `K` read by `p` may be negative, -0, infinite
-/// or NaN (the float formats, D32F without a compare): terms of weight
+/// or NaN (the float formats, D32F without a compare, border colours): terms of weight
 /// zero must then be skipped, as the reference skips them, rather than
 /// added.
 #[inline(always)]
 fn signed_texels<const K: u8>(p: &Plan<'_>) -> bool {
-    K == R32F || K == RGBA16F || (K == DEPTH32 && p.compare.is_none())
+    // A border colour may be negative, -0 or not finite too.
+    K == R32F || K == RGBA16F || (K == DEPTH32 && p.compare.is_none()) || p.border.is_some()
 }
 
 /// One level's footprint of `N` pixels at `(s, t)`, `linear` per lane
 /// (`Ctx::level_taps`, wrapped): the block-index shares of the two
 /// columns and rows (the first only when both filters are nearest) and
-/// the per-axis weights. `None` when a lane's texel index is not exact in
-/// i32 (NaN, infinite, beyond 2^24).
-type Taps<L> = (
-    [<L as Lanes>::I; 2],
-    [<L as Lanes>::I; 2],
-    [[<L as Lanes>::F; 2]; 2],
-);
+/// the per-axis weights, and where `clamp_to_border` left the level.
+/// `None` when a lane's texel index is not exact in i32 (NaN, infinite,
+/// beyond 2^24).
+struct Taps<L: Lanes> {
+    xs: [L::I; 2],
+    ys: [L::I; 2],
+    wts: [[L::F; 2]; 2],
+    /// Per axis and tap: the index lies in the level (always, but for
+    /// `clamp_to_border`).
+    inside: [[L::M; 2]; 2],
+}
 
 #[inline(always)]
 fn level_taps<L: Lanes>(
@@ -988,6 +1018,7 @@ fn level_taps<L: Lanes>(
     // Per axis: the two wrapped indices and the weights.
     let mut idx = [[l.i(0); 2]; 2];
     let mut wts = [[l.f(0.0); 2]; 2];
+    let mut inside = [[l.f(0.0).eq(l.f(0.0)); 2]; 2];
     let axes = [(s, lv.wf, lv.w), (t, lv.hf, lv.h)];
     for (k, (st, size_f, size)) in axes.into_iter().enumerate() {
         let u = st * size_f + l.f(p.offset[k]);
@@ -1010,13 +1041,12 @@ fn level_taps<L: Lanes>(
         let i0 = fl.to_i32();
         // `linear` is -1 on linear lanes: their second index is one on.
         let i1 = i0 - linear.to_i32();
-        let top = size - l.i(1);
         for (tap, i) in [i0, i1].into_iter().enumerate() {
-            idx[k][tap] = if p.repeat[k] {
-                i & top
-            } else {
-                i.max(l.i(0)).min(top)
-            };
+            idx[k][tap] = wrap_index(l, p, k, i, size);
+            if p.wrap[k] == Wrap::Border {
+                // `wrap_index` clamps: an index it moved was outside.
+                inside[k][tap] = (idx[k][tap] - i).nonzero().not();
+            }
         }
         wts[k] = [l.f(1.0) - a, a];
     }
@@ -1028,7 +1058,12 @@ fn level_taps<L: Lanes>(
         xs[tap] = column_blocks(l, lv, idx[0][tap]);
         ys[tap] = row_blocks(l, lv, idx[1][tap]);
     }
-    Some((xs, ys, wts))
+    Some(Taps {
+        xs,
+        ys,
+        wts,
+        inside,
+    })
 }
 
 /// One level's nearest-or-bilinear filter (`Ctx::filter_level`) of `N`
@@ -1043,7 +1078,12 @@ fn filter_level<L: Lanes, const K: u8>(
     (s, t): (L::F, L::F),
     dref: L::F,
 ) -> Option<[L::F; 4]> {
-    let (xs, ys, wts) = level_taps(l, p, lv, linear, (s, t))?;
+    let Taps {
+        xs,
+        ys,
+        wts,
+        inside,
+    } = level_taps(l, p, lv, linear, (s, t))?;
     // (Nearest: `-0.0 + 1 * v` is `v` for UNORM values.)
     // `filter_level`'s order: ky outer, kx inner, from -0.0. UNORM texels
     // and compare results are never negative, so a zero-weight term adds
@@ -1055,6 +1095,16 @@ fn filter_level<L: Lanes, const K: u8>(
     if p.nearest && !signed {
         return Some(read::<L, K>(l, p, lv, xs[0] + ys[0], dref));
     }
+    // The border texel as read (compared when the call compares).
+    let border = p.border.map(|b| match p.compare {
+        Some((op, _)) => [
+            compare(l, op, dref, l.f(b[0])),
+            l.f(0.0),
+            l.f(0.0),
+            l.f(1.0),
+        ],
+        None => [l.f(b[0]), l.f(b[1]), l.f(b[2]), l.f(b[3])],
+    });
     let channels = if p.compare.is_some() { 1 } else { 4 };
     let mut acc = [l.f(-0.0); 4];
     for ky in 0..2 {
@@ -1063,7 +1113,13 @@ fn filter_level<L: Lanes, const K: u8>(
                 continue;
             }
             let w = wts[0][kx] * wts[1][ky];
-            let v = read::<L, K>(l, p, lv, xs[kx] + ys[ky], dref);
+            let mut v = read::<L, K>(l, p, lv, xs[kx] + ys[ky], dref);
+            if let Some(b) = border {
+                let ins = inside[0][kx] & inside[1][ky];
+                for c in 0..4 {
+                    v[c] = ins.select(v[c], b[c]);
+                }
+            }
             if signed {
                 // `filter_level` skips zero-weight terms.
                 let live = w.eq(l.f(0.0)).not();
@@ -1093,8 +1149,12 @@ fn filter_level_int<L: Lanes>(
     linear: L::M,
     (s, t): (L::F, L::F),
 ) -> Option<[L::F; 4]> {
-    let (xs, ys, wts) = level_taps(l, p, lv, linear, (s, t))?;
-    let sh = if p.bgra { [16, 8, 0, 24] } else { [0, 8, 16, 24] };
+    let Taps { xs, ys, wts, .. } = level_taps(l, p, lv, linear, (s, t))?;
+    let sh = if p.bgra {
+        [16, 8, 0, 24]
+    } else {
+        [0, 8, 16, 24]
+    };
     let k = l.f(256.0);
     if p.nearest {
         let words = l.words(p.bytes, lv.offset + (xs[0] + ys[0]).shl(2));
@@ -1688,6 +1748,9 @@ impl<'a> GatherPlan<'a> {
         if plan.cube {
             return Err(Fallback::Kind);
         }
+        if plan.border.is_some() {
+            return Err(Fallback::Address);
+        }
         let (offsets, corners, ptp) = match args.offsets {
             GatherOffsets::None => ([[0.0; 2]; 4], GATHER_CORNERS, false),
             GatherOffsets::Aoffi([u, v]) => ([[u as f32, v as f32]; 4], GATHER_CORNERS, false),
@@ -1829,16 +1892,27 @@ fn footprint_i0<L: Lanes>(l: L, st: L::F, size_f: L::F, off: f32) -> Option<L::I
     Some(fl.to_i32())
 }
 
-/// `i` wrapped on axis `k` (`repeat` on a power of two or
-/// `clamp_to_edge`).
+/// `i` wrapped on axis `k` (`reference::wrap`; `repeat` and
+/// `mirrored_repeat` on power-of-two sizes; `clamp_to_border` clamps, and
+/// the caller reads the border where that moved the index).
 #[inline(always)]
 fn wrap_index<L: Lanes>(l: L, p: &Plan<'_>, k: usize, i: L::I, size: L::I) -> L::I {
     let top = size - l.i(1);
-    if p.repeat[k] {
-        i & top
-    } else {
-        i.max(l.i(0)).min(top)
+    match p.wrap[k] {
+        Wrap::Repeat => i & top,
+        Wrap::Clamp | Wrap::Border => i.max(l.i(0)).min(top),
+        // `(size - 1) - mirror(i mod 2 size - size)`.
+        Wrap::Mirror => top - mirror((i & (size + top)) - size),
+        Wrap::MirrorClamp => mirror(i).max(l.i(0)).min(top),
     }
+}
+
+/// `reference::mirror` on every lane: `n` or `-(1 + n)`, that is `n ^ (n
+/// >> 31)`, the XOR as `(n | s) - (n & s)`.
+#[inline(always)]
+fn mirror<L: Iv>(n: L) -> L {
+    let sign = n.shr(31);
+    (n | sign) - (n & sign)
 }
 
 /// Pixels `base..base + N`: the four texels of each one's footprint at

@@ -7,7 +7,9 @@
 //! NaN texels), depth read without a compare, BC1/BC3/BC7/ETC2 blocks of
 //! random bits (read through their RGBA8 mirror) (2D and 2D arrays,
 //! linear and tiled, power-of-two and other extents), every filter and
-//! mipmap mode, `repeat` and `clamp_to_edge`, views with a base level,
+//! mipmap mode, `repeat`, `mirrored_repeat`, `clamp_to_edge`,
+//! `mirror_clamp_to_edge` and `clamp_to_border` (border colours
+//! negative, -0, NaN and infinite among them), views with a base level,
 //! fewer levels, a min LOD and swizzles, sampler biases and LOD clamps,
 //! anisotropic footprints (maximum anisotropy up to 16, stretched
 //! mappings up to 100:1), texel offsets, implicit LODs from coarse, fine and the profile's
@@ -24,9 +26,9 @@ use quadtex_format::{Layout, Texel, Texture, TextureDesc, TextureFormat as F, Te
 use quadtex_sampler::gather::gather_reference;
 use quadtex_sampler::profile::Derivatives;
 use quadtex_sampler::{
-    integer_filtering, reference, AddressMode, CompareOp, Filter, GatherArgs, GatherOffsets, Lod,
-    MipmapMode, PlanarOut, Profile, Quad, QuadCoords, QuadSampler, SampleArgs, SamplerHeader,
-    SimdLevel, Swizzle, TextureHeader,
+    integer_filtering, reference, AddressMode, BorderColor, CompareOp, Filter, GatherArgs,
+    GatherOffsets, Lod, MipmapMode, PlanarOut, Profile, Quad, QuadCoords, QuadSampler, SampleArgs,
+    SamplerHeader, SimdLevel, Swizzle, TextureHeader,
 };
 
 struct Rng(u64);
@@ -120,11 +122,25 @@ fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
         F::Depth32Float | F::Depth16Unorm | F::Depth24UnormX8 | F::Depth24UnormS8Uint
     ) && !rng.one_in(4);
     let array = rng.one_in(3);
-    let address = rng.pick(&[AddressMode::Repeat, AddressMode::ClampToEdge]);
+    let address = rng.pick(&[
+        AddressMode::Repeat,
+        AddressMode::ClampToEdge,
+        AddressMode::Repeat,
+        AddressMode::ClampToEdge,
+        AddressMode::MirroredRepeat,
+        AddressMode::MirrorClampToEdge,
+        // Integer filtering reads no border colour.
+        if family == Family::Int8 {
+            AddressMode::Repeat
+        } else {
+            AddressMode::ClampToBorder
+        },
+    ]);
+    let pow2 = |a: AddressMode| matches!(a, AddressMode::Repeat | AddressMode::MirroredRepeat);
     let (w, h) = if cube {
         let size = rng.pick(&[1u32, 2, 4, 16, 64, 256]);
         (size, size)
-    } else if address == AddressMode::Repeat || rng.one_in(2) {
+    } else if pow2(address) || rng.one_in(2) {
         (
             rng.pick(&[1u32, 2, 4, 16, 64, 256]),
             rng.pick(&[1u32, 8, 32, 128]),
@@ -226,7 +242,18 @@ fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
         }),
         ..Default::default()
     };
-    let smp = if smp.address[1] == AddressMode::Repeat && !h.is_power_of_two() {
+    let smp = SamplerHeader {
+        border_color: match rng.u() % 5 {
+            0 => BorderColor::FloatOpaqueWhite,
+            1 => BorderColor::FloatOpaqueBlack,
+            2 => BorderColor::FloatTransparentBlack,
+            _ => BorderColor::Float([0; 4].map(|_| {
+                rng.pick(&[0.25f32, 0.5, 1.0, -0.0, -0.75, 2.5, f32::NAN, f32::INFINITY])
+            })),
+        },
+        ..smp
+    };
+    let smp = if pow2(smp.address[1]) && !h.is_power_of_two() {
         SamplerHeader {
             address: [smp.address[0], AddressMode::ClampToEdge, smp.address[2]],
             ..smp
