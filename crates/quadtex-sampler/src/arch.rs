@@ -249,6 +249,16 @@ pub(crate) mod x86 {
         };
     }
 
+    /// Sixteen bytes as one 128-bit vector (SSE2, part of every x86-64).
+    #[inline(always)]
+    fn table16(t: [u8; 16]) -> __m128i {
+        let lo = i64::from_le_bytes([t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]]);
+        let hi = i64::from_le_bytes([t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15]]);
+        // SAFETY: SSE2 is part of the x86-64 baseline; the intrinsic
+        // reads and writes registers only.
+        unsafe { _mm_set_epi64x(hi, lo) }
+    }
+
     /// The AVX2 level's token (made only by `arch::avx2` and
     /// `arch::avx512`).
     #[derive(Clone, Copy, Debug)]
@@ -341,6 +351,14 @@ pub(crate) mod x86 {
             // table holds 256 f32s, so each gathered read lies inside it;
             // AVX2 as in the module's rule.
             Fy(unsafe { _mm256_i32gather_ps::<4>(table.as_ptr(), idx.0) })
+        }
+        #[inline(always)]
+        fn lookup16(self, table: [u8; 16], idx: Iy) -> Iy {
+            // `vpshufb` in each 128-bit half: byte 0 of a lane picks
+            // `table[idx & 15]`, its other bytes (index bit 7 set) zero.
+            let t = avx!(_mm256_broadcastsi128_si256(table16(table)));
+            let k = (idx & self.i(15)) | self.i(0x8080_8000_u32 as i32);
+            Iy(avx!(_mm256_shuffle_epi8(t, k.0)))
         }
         #[inline(always)]
         fn quads_lane(self, v: &[Fy; 4], l: usize) -> Fy {
@@ -498,20 +516,6 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn shl(self, k: i32) -> Iy {
             Iy(avx!(_mm256_sll_epi32(self.0, _mm_cvtsi32_si128(k))))
-        }
-        #[inline(always)]
-        fn shr_v(self, k: Iy) -> Iy {
-            Iy(avx!(_mm256_srav_epi32(
-                self.0,
-                _mm256_and_si256(k.0, _mm256_set1_epi32(31))
-            )))
-        }
-        #[inline(always)]
-        fn shl_v(self, k: Iy) -> Iy {
-            Iy(avx!(_mm256_sllv_epi32(
-                self.0,
-                _mm256_and_si256(k.0, _mm256_set1_epi32(31))
-            )))
         }
         #[inline(always)]
         fn max(self, o: Iy) -> Iy {
@@ -679,6 +683,13 @@ pub(crate) mod x86 {
             // table holds 256 f32s, so each gathered read lies inside it;
             // AVX-512 as in the module's rule.
             Fz(unsafe { _mm512_i32gather_ps::<4>(idx.0, table.as_ptr()) })
+        }
+        #[inline(always)]
+        fn lookup16(self, table: [u8; 16], idx: Iz) -> Iz {
+            // `vpshufb` in each 128-bit quarter (AVX-512BW), as `Avx2`'s.
+            let t = avx!(_mm512_broadcast_i32x4(table16(table)));
+            let k = (idx & self.i(15)) | self.i(0x8080_8000_u32 as i32);
+            Iz(avx!(_mm512_shuffle_epi8(t, k.0)))
         }
         #[inline(always)]
         fn quads_lane(self, v: &[Fz; 4], l: usize) -> Fz {
@@ -900,20 +911,6 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn shl(self, k: i32) -> Iz {
             Iz(avx!(_mm512_sll_epi32(self.0, _mm_cvtsi32_si128(k))))
-        }
-        #[inline(always)]
-        fn shr_v(self, k: Iz) -> Iz {
-            Iz(avx!(_mm512_srav_epi32(
-                self.0,
-                _mm512_and_si512(k.0, _mm512_set1_epi32(31))
-            )))
-        }
-        #[inline(always)]
-        fn shl_v(self, k: Iz) -> Iz {
-            Iz(avx!(_mm512_sllv_epi32(
-                self.0,
-                _mm512_and_si512(k.0, _mm512_set1_epi32(31))
-            )))
         }
         #[inline(always)]
         fn max(self, o: Iz) -> Iz {

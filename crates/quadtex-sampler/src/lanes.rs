@@ -54,6 +54,8 @@ pub(crate) trait Lanes: Copy {
     /// Per lane, the sRGB EOTF of the 8-bit code in the lane's low byte
     /// (the format crate's table).
     fn srgb(self, codes: Self::I) -> Self::F;
+    /// Per lane, `table[idx & 15]` (a byte-shuffle lookup).
+    fn lookup16(self, table: [u8; 16], idx: Self::I) -> Self::I;
     /// Lane `l` (0..4) of each of the `N` quads that `v` holds, quad `q`
     /// in lanes `4q..4q + 4` of the concatenated vectors: lane `q` gets
     /// `v[q / (N / 4)]`'s lane `4 (q % (N / 4)) + l`.
@@ -136,10 +138,6 @@ pub(crate) trait Iv:
     fn shr(self, k: i32) -> Self;
     /// Shift left by `k` (0..32).
     fn shl(self, k: i32) -> Self;
-    /// Arithmetic shift right by each lane's count (0..32).
-    fn shr_v(self, k: Self) -> Self;
-    /// Shift left by each lane's count (0..32).
-    fn shl_v(self, k: Self) -> Self;
     /// `i32::max`.
     fn max(self, o: Self) -> Self;
     /// `i32::min`.
@@ -220,6 +218,10 @@ impl<const N: usize> Lanes for Portable<N> {
     fn srgb(self, codes: I<N>) -> F<N> {
         let table = quadtex_format::texel::srgb8_table();
         F(codes.0.map(|c| table[(c & 0xff) as usize]))
+    }
+    #[inline(always)]
+    fn lookup16(self, table: [u8; 16], idx: I<N>) -> I<N> {
+        I(idx.0.map(|i| i32::from(table[(i & 15) as usize])))
     }
     #[inline(always)]
     fn quads_lane(self, v: &[F<N>; 4], l: usize) -> F<N> {
@@ -333,14 +335,6 @@ impl<const N: usize> Iv for I<N> {
     #[inline(always)]
     fn shl(self, k: i32) -> Self {
         I(lanewise!(N, [0; N], |i| self.0[i] << k))
-    }
-    #[inline(always)]
-    fn shr_v(self, k: Self) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i] >> (k.0[i] & 31)))
-    }
-    #[inline(always)]
-    fn shl_v(self, k: Self) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i] << (k.0[i] & 31)))
     }
     #[inline(always)]
     fn max(self, o: Self) -> Self {
@@ -587,12 +581,12 @@ mod tests {
             7,
             8,
         ]);
-        let s = x.shr_v(k);
-        let l = x.shl_v(k);
+        let table: [u8; 16] = std::array::from_fn(|i| (255 - 17 * i) as u8);
+        let got = Portable::<16>.lookup16(table, x);
         for i in 0..16 {
-            assert_eq!(s.0[i], x.0[i] >> k.0[i]);
-            assert_eq!(l.0[i], x.0[i] << k.0[i]);
+            assert_eq!(got.0[i], i32::from(table[(x.0[i] & 15) as usize]));
         }
+        assert_eq!(Portable::<16>.lookup16(table, k).0[3], 255 - 17 * 15);
         assert!(I::<4>::splat(3).uniform());
         assert!(!I([1, 1, 2, 1]).uniform());
         assert!(!M([0, 0, -1, 0]).all() && M::<4>::splat(true).all());
@@ -604,6 +598,12 @@ mod level_tests {
     use super::*;
     use crate::arch::{run_at, LaneKernel};
     use crate::cpu::SimdLevel;
+
+    /// A byte table for `Lanes::lookup16` (every entry distinct, 0 and
+    /// 255 among them).
+    const LOOKUP: [u8; 16] = [
+        0, 255, 1, 128, 127, 0x55, 0xaa, 7, 8, 9, 10, 200, 12, 13, 14, 254,
+    ];
 
     /// Every lane operation on 16 lanes of `a` and `b`, 8 or 4 at a time,
     /// each result as bits.
@@ -659,8 +659,8 @@ mod level_tests {
                     (k & ki) | l.i(0x100),
                     k.shr(3),
                     k.shl(5),
-                    k.shr_v(ki),
-                    k.shl_v(ki),
+                    l.lookup16(LOOKUP, k),
+                    l.lookup16(LOOKUP, k.shr(4)),
                     Iv::max(k, ki),
                 ];
                 for (o, v) in out.iter_mut().zip(fs) {

@@ -152,12 +152,47 @@ struct LevelInfo {
     /// The extent as f32.
     wf: f32,
     hf: f32,
-    /// log2 of the tile extent in texels, and their minimum.
-    tw: i32,
-    th: i32,
-    common: i32,
     /// Tiles per row.
     tiles_x: i32,
+}
+
+/// The texture's tile shape (one for every level and layer) and the
+/// Morton shares of a texel's place inside its tile.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tiles {
+    /// log2 of the tile extent in texels (at most 4 each).
+    tw: i32,
+    th: i32,
+    /// Entry `i`: the block-index share of column `i & (2^tw - 1)` inside
+    /// its tile (`Subresource::x_blocks`: the Morton bits of the square
+    /// part, then the rest above them); below 256, as tiles hold at most
+    /// 16 x 16 texels.
+    col: [u8; 16],
+    /// The same for rows (`Subresource::yz_blocks`).
+    row: [u8; 16],
+}
+
+impl Tiles {
+    /// The tables of tiles `2^tw` by `2^th` texels (`tw, th <= 4`).
+    fn new(tw: u32, th: u32) -> Tiles {
+        let common = tw.min(th);
+        let spread = |v: u32| {
+            let v = (v | (v << 2)) & 0x33;
+            (v | (v << 1)) & 0x55
+        };
+        let share = |i: usize, bits: u32, odd: u32| {
+            let inner = i as u32 & ((1 << bits) - 1);
+            let low = spread(inner & ((1 << common) - 1)) << odd;
+            let high = (inner >> common) << (2 * common);
+            (low | high) as u8
+        };
+        Tiles {
+            tw: tw as i32,
+            th: th as i32,
+            col: std::array::from_fn(|i| share(i, tw, 0)),
+            row: std::array::from_fn(|i| share(i, th, 1)),
+        }
+    }
 }
 
 /// What stays fixed across a planar call: the view's levels, the sampler
@@ -165,6 +200,7 @@ struct LevelInfo {
 pub(crate) struct Plan<'a> {
     bytes: &'a [u8],
     levels: [LevelInfo; 16],
+    tiles: Tiles,
     /// The view's layer count (1 for 2D).
     layer_count: u32,
     /// UNORM depth: the depth bits of a texel word and their maximum
@@ -227,8 +263,18 @@ pub(crate) struct Plan<'a> {
     weight_frac: Option<f32>,
     frac_round: FracRound,
     offset: [f32; 2],
+    /// The view's swizzle (gathers pick their channel through it).
     swizzle: [Swizzle; 4],
+    /// What each result channel takes from the filtered channels as the
+    /// sample kernel holds them: the view's swizzle, with R and B
+    /// exchanged for BGRA (whose texels the kernel filters in memory
+    /// order, `b, g, r, a`, leaving the swap to the store).
+    out_swizzle: [Swizzle; 4],
+    /// `out_swizzle` is the identity.
     identity: bool,
+    /// The border texel in the order the kernel holds channels (R and B
+    /// exchanged for BGRA).
+    border_raw: Option<[f32; 4]>,
 }
 
 /// Where a sample's LOD comes from besides the quad's own derivatives.
@@ -385,7 +431,20 @@ impl<'a> Plan<'a> {
             };
         }
         let border = wrap.contains(&Wrap::Border).then(|| ctx.border_f32());
+        // BGRA texels are filtered in memory order; the swap to `r, g, b,
+        // a` is folded into the swizzle the results are stored through.
+        let out_swizzle = if bgra {
+            view.swizzle.map(|c| match c {
+                Swizzle::R => Swizzle::B,
+                Swizzle::B => Swizzle::R,
+                other => other,
+            })
+        } else {
+            view.swizzle
+        };
+        let border_raw = border.map(|b| if bgra { [b[2], b[1], b[0], b[3]] } else { b });
         let pow2 = |w: Wrap| matches!(w, Wrap::Repeat | Wrap::Mirror);
+        let mut tiles = Tiles::default();
         for (l, info) in levels.iter_mut().enumerate().take(level_count as usize) {
             let level = view.base_level + l as u32;
             let sub0 = tex
@@ -397,6 +456,13 @@ impl<'a> Plan<'a> {
             }
             if sub0.tile_w_log2 > 4 || sub0.tile_h_log2 > 4 || sub0.block_bytes != 1 << texel_shift
             {
+                return Err(Fallback::Layout);
+            }
+            // One tile shape for every level.
+            let shape = (sub0.tile_w_log2 as i32, sub0.tile_h_log2 as i32);
+            if l == 0 {
+                tiles = Tiles::new(sub0.tile_w_log2, sub0.tile_h_log2);
+            } else if shape != (tiles.tw, tiles.th) {
                 return Err(Fallback::Layout);
             }
             if tex.layout() == Layout::Linear && (sub0.tile_w_log2 | sub0.tile_h_log2) != 0 {
@@ -427,9 +493,6 @@ impl<'a> Plan<'a> {
                 h: h as i32,
                 wf: w as f32,
                 hf: h as f32,
-                tw: sub0.tile_w_log2 as i32,
-                th: sub0.tile_h_log2 as i32,
-                common: sub0.tile_w_log2.min(sub0.tile_h_log2) as i32,
                 tiles_x: i32::try_from(sub0.tiles_x).map_err(|_| Fallback::Layout)?,
             };
         }
@@ -437,6 +500,7 @@ impl<'a> Plan<'a> {
         Ok(Plan {
             bytes: tex.bytes(),
             levels,
+            tiles,
             layer_count,
             depth_mask: if ctx.format == TextureFormat::Depth16Unorm {
                 0xffff
@@ -488,7 +552,9 @@ impl<'a> Plan<'a> {
                 [args.offset[0] as f32, args.offset[1] as f32]
             },
             swizzle: view.swizzle,
-            identity: ctx.identity_swizzle,
+            out_swizzle,
+            identity: out_swizzle == Swizzle::IDENTITY,
+            border_raw,
         })
     }
 
@@ -660,14 +726,6 @@ fn quantize<L: Lanes>(l: L, f: L::F, scale: Option<f32>, round: FracRound) -> L:
             q * l.f(1.0 / sc)
         }
     }
-}
-
-/// The Morton spread of the low 4 bits of every lane (`x` in the even
-/// bits).
-#[inline(always)]
-fn part1by1<L: Lanes>(l: L, v: L::I) -> L::I {
-    let v = (v | v.shl(2)) & l.i(0x33);
-    (v | v.shl(1)) & l.i(0x55)
 }
 
 /// Per quad (one per lane): the two levels (view-relative) with their
@@ -843,9 +901,6 @@ struct LevelLanes<L: Lanes> {
     h: L::I,
     wf: L::F,
     hf: L::F,
-    tw: L::I,
-    th: L::I,
-    common: L::I,
     tiles_x: L::I,
 }
 
@@ -862,15 +917,12 @@ fn level_lanes<L: Lanes>(l: L, p: &Plan<'_>, lvl: L::I, layer: L::I) -> LevelLan
             h: l.i(info.h),
             wf: l.f(info.wf),
             hf: l.f(info.hf),
-            tw: l.i(info.tw),
-            th: l.i(info.th),
-            common: l.i(info.common),
             tiles_x: l.i(info.tiles_x),
         };
     }
     let mut levels = [0i32; MAX_LANES];
     lvl.write(&mut levels);
-    let mut f = [[0i32; MAX_LANES]; 8];
+    let mut f = [[0i32; MAX_LANES]; 5];
     let mut wf = [[0.0f32; MAX_LANES]; 2];
     for (i, &level) in levels.iter().enumerate().take(L::N) {
         let info = p.levels[(level & 15) as usize];
@@ -878,10 +930,7 @@ fn level_lanes<L: Lanes>(l: L, p: &Plan<'_>, lvl: L::I, layer: L::I) -> LevelLan
         f[1][i] = info.layer_stride;
         f[2][i] = info.w;
         f[3][i] = info.h;
-        f[4][i] = info.tw;
-        f[5][i] = info.th;
-        f[6][i] = info.common;
-        f[7][i] = info.tiles_x;
+        f[4][i] = info.tiles_x;
         wf[0][i] = info.wf;
         wf[1][i] = info.hf;
     }
@@ -891,23 +940,19 @@ fn level_lanes<L: Lanes>(l: L, p: &Plan<'_>, lvl: L::I, layer: L::I) -> LevelLan
         h: l.load_i(&f[3]),
         wf: l.load(&wf[0]),
         hf: l.load(&wf[1]),
-        tw: l.load_i(&f[4]),
-        th: l.load_i(&f[5]),
-        common: l.load_i(&f[6]),
-        tiles_x: l.load_i(&f[7]),
+        tiles_x: l.load_i(&f[4]),
     }
 }
 
 /// The most lanes a level runs.
 const MAX_LANES: usize = 16;
 
-/// 8-bit RGBA words as f32 channels (`r, g, b, a` after the BGRA swap):
-/// `code / 255` (the format crate's UNORM8 values), or its sRGB table for
-/// colour channels.
+/// 8-bit RGBA words as f32 channels in memory order (`b, g, r, a` for
+/// BGRA: `Plan::out_swizzle` swaps them back): `code / 255` (the format
+/// crate's UNORM8 values), or its sRGB table for colour channels.
 #[inline(always)]
 fn decode<L: Lanes>(l: L, p: &Plan<'_>, words: L::I) -> [L::F; 4] {
-    let (rs, bs) = if p.bgra { (16, 0) } else { (0, 16) };
-    let (r, g, b, a) = (words.shr(rs), words.shr(8), words.shr(bs), words.shr(24));
+    let (r, g, b, a) = (words, words.shr(8), words.shr(16), words.shr(24));
     if p.srgb {
         [l.srgb(r), l.srgb(g), l.srgb(b), a.unorm8()]
     } else {
@@ -959,27 +1004,27 @@ fn read<L: Lanes, const K: u8>(
     }
 }
 
-/// The block-index share of column `x` (`Subresource::x_blocks`): the
-/// tile's place along its row plus the column's Morton bits.
+/// The block-index share of column `x >= 0` (`Subresource::x_blocks`):
+/// the tile's place along its row plus the column's share inside the
+/// tile (a byte-table lookup, `Tiles::col`).
 #[inline(always)]
-fn column_blocks<L: Lanes>(l: L, lv: &LevelLanes<L>, x: L::I) -> L::I {
-    let (tw, th, common) = (lv.tw, lv.th, lv.common);
-    let one = l.i(1);
-    let inner = x & (one.shl_v(tw) - one);
-    let low = part1by1(l, inner & (one.shl_v(common) - one));
-    let high = inner.shr_v(common).shl_v(common + common);
-    x.shr_v(tw).shl_v(tw + th) + (low | high)
+fn column_blocks<L: Lanes>(l: L, p: &Plan<'_>, x: L::I) -> L::I {
+    let Tiles { tw, th, col, .. } = p.tiles;
+    x.shr(tw).shl(tw + th) + l.lookup16(col, x)
 }
 
-/// The block-index share of row `y` (`Subresource::yz_blocks`).
+/// The block-index share of row `y >= 0` (`Subresource::yz_blocks`).
 #[inline(always)]
-fn row_blocks<L: Lanes>(l: L, lv: &LevelLanes<L>, y: L::I) -> L::I {
-    let (tw, th, common) = (lv.tw, lv.th, lv.common);
-    let one = l.i(1);
-    let inner = y & (one.shl_v(th) - one);
-    let low = part1by1(l, inner & (one.shl_v(common) - one)).shl(1);
-    let high = inner.shr_v(common).shl_v(common + common);
-    (y.shr_v(th) * lv.tiles_x).shl_v(tw + th) + (low | high)
+fn row_blocks<L: Lanes>(l: L, p: &Plan<'_>, lv: &LevelLanes<L>, y: L::I) -> L::I {
+    let Tiles { tw, th, row, .. } = p.tiles;
+    (y.shr(th) * lv.tiles_x).shl(tw + th) + l.lookup16(row, y)
+}
+
+/// Whether texels of kind `K` are depth (compared when the call
+/// compares).
+#[inline(always)]
+const fn is_depth<const K: u8>() -> bool {
+    K == DEPTH32 || K == DEPTH_UNORM
 }
 
 /// Whether texels of kind `K` read by `p` may be negative, -0, infinite
@@ -1035,8 +1080,8 @@ fn level_taps<L: Lanes>(
                 return None;
             }
         }
+        // (Finite: `fl` is, so `x` is.)
         let f = x - fl;
-        let f = f.is_finite().select(f, l.f(0.0));
         let a = linear.select(quantize(l, f, p.weight_frac, p.frac_round), l.f(0.0));
         let i0 = fl.to_i32();
         // `linear` is -1 on linear lanes: their second index is one on.
@@ -1055,8 +1100,8 @@ fn level_taps<L: Lanes>(
     // Nearest everywhere: one texel, weight one.
     let taps = if p.nearest { 1 } else { 2 };
     for tap in 0..taps {
-        xs[tap] = column_blocks(l, lv, idx[0][tap]);
-        ys[tap] = row_blocks(l, lv, idx[1][tap]);
+        xs[tap] = column_blocks(l, p, idx[0][tap]);
+        ys[tap] = row_blocks(l, p, lv, idx[1][tap]);
     }
     Some(Taps {
         xs,
@@ -1095,8 +1140,9 @@ fn filter_level<L: Lanes, const K: u8>(
     if p.nearest && !signed {
         return Some(read::<L, K>(l, p, lv, xs[0] + ys[0], dref));
     }
-    // The border texel as read (compared when the call compares).
-    let border = p.border.map(|b| match p.compare {
+    // The border texel as read (compared when the call compares), its
+    // channels in the kernel's order.
+    let border = p.border_raw.map(|b| match p.compare {
         Some((op, _)) => [
             compare(l, op, dref, l.f(b[0])),
             l.f(0.0),
@@ -1105,7 +1151,14 @@ fn filter_level<L: Lanes, const K: u8>(
         ],
         None => [l.f(b[0]), l.f(b[1]), l.f(b[2]), l.f(b[3])],
     });
-    let channels = if p.compare.is_some() { 1 } else { 4 };
+    // Compares filter channel R alone. (Colour kinds never compare: a
+    // constant bound, so the channel loops unroll and `acc` stays in
+    // registers.)
+    let channels = if is_depth::<K>() && p.compare.is_some() {
+        1
+    } else {
+        4
+    };
     let mut acc = [l.f(-0.0); 4];
     for ky in 0..2 {
         for kx in 0..2 {
@@ -1123,12 +1176,16 @@ fn filter_level<L: Lanes, const K: u8>(
             if signed {
                 // `filter_level` skips zero-weight terms.
                 let live = w.eq(l.f(0.0)).not();
-                for c in 0..channels {
-                    acc[c] = live.select(acc[c] + w * v[c], acc[c]);
+                for c in 0..4 {
+                    if c < channels {
+                        acc[c] = live.select(acc[c] + w * v[c], acc[c]);
+                    }
                 }
             } else {
-                for c in 0..channels {
-                    acc[c] = acc[c] + w * v[c];
+                for c in 0..4 {
+                    if c < channels {
+                        acc[c] = acc[c] + w * v[c];
+                    }
                 }
             }
         }
@@ -1150,11 +1207,8 @@ fn filter_level_int<L: Lanes>(
     (s, t): (L::F, L::F),
 ) -> Option<[L::F; 4]> {
     let Taps { xs, ys, wts, .. } = level_taps(l, p, lv, linear, (s, t))?;
-    let sh = if p.bgra {
-        [16, 8, 0, 24]
-    } else {
-        [0, 8, 16, 24]
-    };
+    // Memory order (`Plan::out_swizzle` swaps BGRA back).
+    let sh = [0, 8, 16, 24];
     let k = l.f(256.0);
     if p.nearest {
         let words = l.words(p.bytes, lv.offset + (xs[0] + ys[0]).shl(2));
@@ -1580,7 +1634,7 @@ fn pixels<L: Lanes, const K: u8>(
         let sw = if p.identity {
             Swizzle::IDENTITY[c]
         } else {
-            p.swizzle[c]
+            p.out_swizzle[c]
         };
         let v = match sw {
             Swizzle::R => acc[0],
@@ -1658,7 +1712,11 @@ fn aniso_levels<L: Lanes, const K: u8>(
 ) -> Option<[L::F; 4]> {
     let zero = l.f(0.0);
     let one = l.f(1.0);
-    let channels = if p.compare.is_some() { 1 } else { 4 };
+    let channels = if is_depth::<K>() && p.compare.is_some() {
+        1
+    } else {
+        4
+    };
     let mut acc = [l.f(-0.0); 4];
     let taps = lod.taps;
     let multi = taps.gt(one);
@@ -1701,8 +1759,10 @@ fn aniso_levels<L: Lanes, const K: u8>(
             }
             let v = filter_level::<L, K>(l, p, &lv, lod.linear, st, dref)?;
             let live = on & weighted;
-            for c in 0..channels {
-                acc[c] = live.select(acc[c] + tw * v[c], acc[c]);
+            for c in 0..4 {
+                if c < channels {
+                    acc[c] = live.select(acc[c] + tw * v[c], acc[c]);
+                }
             }
             tap += 1;
         }
@@ -1965,8 +2025,8 @@ fn gather_pixels<L: Lanes, const K: u8>(
             while tap < taps {
                 let x = wrap_index(l, p, 0, i0 + l.i(tap as i32), lv.w);
                 let y = wrap_index(l, p, 1, j0 + l.i(tap as i32), lv.h);
-                xs[tap] = column_blocks(l, &lv, x);
-                ys[tap] = row_blocks(l, &lv, y);
+                xs[tap] = column_blocks(l, p, x);
+                ys[tap] = row_blocks(l, p, &lv, y);
                 tap += 1;
             }
         }
