@@ -25,13 +25,13 @@
 use quadtex_format::{Texel, TextureKind};
 
 use crate::header::{AddressMode, Filter, MipmapMode, Swizzle};
-use crate::kernel::Fetch;
 use crate::profile::{Derivatives, FracRound, MipNearest};
 use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
 use crate::reference::{
     select_layer, Ctx, LOG2_C3, LOG2_C5, LOG2_C7, LOG2_C9, LOG2_DENORMAL_SCALE,
 };
 use crate::simd::F4;
+use crate::texels::Fetch;
 
 /// Whether a view and call belong to the batched family at all (the
 /// per-batch checks come later): 2D, 2D-array, cube or cube-array views
@@ -269,7 +269,7 @@ macro_rules! batch_kernel {
                 f.is_finite().select(f, F::ZERO)
             }
 
-            /// The Morton spread of `kernel::part1by1`.
+            /// The Morton spread of the low 4 bits (`x` in the even bits).
             #[inline(always)]
             fn part1by1(v: I) -> I {
                 let v = (v | (v << 2)) & I::splat(0x33);

@@ -1,7 +1,7 @@
 //! The SIMD level the kernels run at, chosen at run time.
 //!
 //! A build of this crate targets baseline x86-64 unless told otherwise, so
-//! the planar kernels ([`crate::planar`]) are compiled several times, once
+//! the planar kernels (`planar.rs`) are compiled several times, once
 //! per level, and the level is picked when the program runs: the best the
 //! CPU has ([`SimdLevel::detect`]), lowered by the `QUADTEX_SIMD`
 //! environment variable (`avx512`, `avx2`, `sse2`, `portable`) or per

@@ -16,16 +16,13 @@
 //! `ld2dms` states: a negative coordinate, level, layer or sample index
 //! wraps to a huge unsigned value and reads out of bounds.
 
-use quadtex_format::{
-    compressed, texel, SampleType, Subresource, Texel, TexelAddr, Texture, TextureFormat,
-    TextureKind,
-};
+use quadtex_format::{texel, SampleType, Subresource, Texel, Texture, TextureFormat, TextureKind};
 
 use crate::header::{SamplerHeader, Swizzle, TextureHeader};
-use crate::kernel::{self, Fetch};
 use crate::profile::Profile;
 use crate::quad::QuadResult;
 use crate::reference::Ctx;
+use crate::texels::{self, Fetch};
 
 /// Everything a fetch takes besides the view and the running lanes.
 ///
@@ -138,8 +135,7 @@ fn fetch_lane(ctx: &Ctx<'_>, args: &FetchArgs, lane: usize) -> (Texel, bool) {
         }
         xyz[k] = v;
     }
-    load(
-        ctx,
+    ctx.load(
         view.base_level.wrapping_add(level),
         view.base_layer.wrapping_add(layer),
         sample,
@@ -174,66 +170,6 @@ fn out_of_bounds(format: TextureFormat, ty: SampleType) -> Texel {
         }
     });
     Texel::from_bits(ty, bits)
-}
-
-/// Reads and decodes texel `xyz` of absolute level `abs_level`, absolute
-/// layer `layer` and sample `sample` (all in range): sRGB to linear and
-/// the (0, 0, 0, 1) defaults applied, float bits untouched. Returns the
-/// texel and whether it is resident; a non-resident texel reads as zero
-/// memory decoded. Mirrors the private `Ctx::texel` of `reference.rs`
-/// (which also applies the depth compare), so `gather`, `fetch` and
-/// `sample` read the same values.
-pub(crate) fn load(
-    ctx: &Ctx<'_>,
-    abs_level: u32,
-    layer: u32,
-    sample: u32,
-    xyz: [u32; 3],
-) -> (Texel, bool) {
-    load_in(ctx.view, ctx.format, ctx.ty, abs_level, layer, sample, xyz)
-}
-
-/// [`load`] from the view and the facts of its format (`format` as the
-/// view reads it, `ty` its sample type), without a reference context.
-fn load_in(
-    view: &TextureHeader,
-    f: TextureFormat,
-    ty: SampleType,
-    abs_level: u32,
-    layer: u32,
-    sample: u32,
-    xyz: [u32; 3],
-) -> (Texel, bool) {
-    let tex = &view.texture;
-    let resident = tex.is_resident(abs_level, layer, xyz[0], xyz[1], xyz[2]);
-    let zero = [0u8; 16];
-    let block = if resident {
-        tex.texel_block(TexelAddr::new(
-            abs_level, layer, sample, xyz[0], xyz[1], xyz[2],
-        ))
-    } else {
-        Some(&zero[..])
-    };
-    let Some(block) = block else {
-        return (Texel::zero(ty), resident);
-    };
-    let t = if f.is_compressed() {
-        let (bw, bh) = f.block_extent();
-        let mut out = [[0.0f32; 4]; compressed::MAX_BLOCK_TEXELS];
-        // A non-resident block is zero memory; its texel 0 stands for all.
-        let i = if resident {
-            ((xyz[1] % bh) * bw + xyz[0] % bw) as usize
-        } else {
-            0
-        };
-        match compressed::decode_block(f, block, &mut out) {
-            Ok(()) => Texel::Float(out.get(i).copied().unwrap_or([0.0; 4])),
-            Err(_) => Texel::zero(ty),
-        }
-    } else {
-        texel::decode(f, f.default_aspect(), block).unwrap_or(Texel::zero(ty))
-    };
-    (t, resident)
 }
 
 /// A texel-fetch unit bound to one view: `ld` / `texelFetch` / `ld2dms`
@@ -330,15 +266,15 @@ enum Decoder {
     Rgba32F,
     /// The kernels' table-driven 8-bit RGBA/BGRA, RGBA16F and R32F
     /// decoders.
-    Flat(kernel::Decoder),
+    Flat(texels::Decoder),
     /// Block-compressed float formats: the kernels' decoded-block cache
     /// (allocated on the first read).
-    Blocks(kernel::Decoder),
+    Blocks(texels::Decoder),
     /// Any other uncompressed format: `texel::decode` (integer, depth,
     /// packed, ...).
     Generic,
     /// Sparse textures, block-compressed formats without the cache (and
-    /// anything else): [`load`] in full, residency included.
+    /// anything else): [`texels::load`] in full, residency included.
     Slow,
 }
 
@@ -352,7 +288,7 @@ impl<'a> QuadFetcher<'a> {
 
     /// [`Self::new`], with or without the caches: the level table and the
     /// decoded-block cache for block-compressed formats (without, levels
-    /// are worked out per lane and blocks read through [`load`]).
+    /// are worked out per lane and blocks read through [`texels::load`]).
     fn build(view: &'a TextureHeader, caches: bool) -> QuadFetcher<'a> {
         let tex: &'a Texture = &view.texture;
         let desc = tex.desc();
@@ -363,8 +299,8 @@ impl<'a> QuadFetcher<'a> {
         let decoder = if tex.residency().is_some() {
             Decoder::Slow
         } else if format.is_compressed() {
-            match kernel::Decoder::new(format) {
-                d @ kernel::Decoder::Blocks(_) if caches && ty == SampleType::Float => {
+            match texels::Decoder::new(format) {
+                d @ texels::Decoder::Blocks(_) if caches && ty == SampleType::Float => {
                     Decoder::Blocks(d)
                 }
                 _ => Decoder::Slow,
@@ -372,10 +308,10 @@ impl<'a> QuadFetcher<'a> {
         } else if format == TextureFormat::Rgba32Float {
             Decoder::Rgba32F
         } else {
-            match kernel::Decoder::new(format) {
-                d @ (kernel::Decoder::Rgba8(_)
-                | kernel::Decoder::Rgba16F(_)
-                | kernel::Decoder::R32F(_))
+            match texels::Decoder::new(format) {
+                d @ (texels::Decoder::Rgba8(_)
+                | texels::Decoder::Rgba16F(_)
+                | texels::Decoder::R32F(_))
                     if ty == SampleType::Float =>
                 {
                     Decoder::Flat(d)
@@ -453,16 +389,16 @@ impl<'a> QuadFetcher<'a> {
         let QuadFetcher { facts, decoder } = self;
         match decoder {
             Decoder::Rgba32F => facts.lanes(&mut Rgba32F, args, running, emit),
-            Decoder::Flat(kernel::Decoder::Rgba8(d)) => {
+            Decoder::Flat(texels::Decoder::Rgba8(d)) => {
                 facts.lanes(&mut Flat(d), args, running, emit);
             }
-            Decoder::Flat(kernel::Decoder::Rgba16F(d)) => {
+            Decoder::Flat(texels::Decoder::Rgba16F(d)) => {
                 facts.lanes(&mut Flat(d), args, running, emit);
             }
-            Decoder::Flat(kernel::Decoder::R32F(d)) => {
+            Decoder::Flat(texels::Decoder::R32F(d)) => {
                 facts.lanes(&mut Flat(d), args, running, emit);
             }
-            Decoder::Blocks(kernel::Decoder::Blocks(d)) => {
+            Decoder::Blocks(texels::Decoder::Blocks(d)) => {
                 let (bw, bh) = facts.format.block_extent();
                 facts.lanes(&mut Blocky { d, bw, bh }, args, running, emit);
             }
@@ -610,7 +546,7 @@ impl<'a> Facts<'a> {
         }
         let (t, resident) = if D::SLOW {
             let f = (self.format, self.ty);
-            load_in(self.view, f.0, f.1, p.level, p.layer, p.sample, xyz)
+            crate::texels::load(self.view, f.0, f.1, p.level, p.layer, p.sample, xyz)
         } else {
             (self.read(d, p.sub, row, xyz), true)
         };
@@ -689,7 +625,7 @@ fn swizzle_texel(sw: Option<[Swizzle; 4]>, t: Texel) -> Texel {
 
 /// A texel decoder of [`QuadFetcher`], monomorphised into its lane loop.
 trait Decode {
-    /// Reads through [`load`] instead ([`Decode::texel`] unused).
+    /// Reads through [`texels::load`] instead ([`Decode::texel`] unused).
     const SLOW: bool = false;
 
     /// Texel `(x, y)` as (block column, block row, column and row inside
@@ -720,7 +656,7 @@ impl Decode for Rgba32F {
     }
 }
 
-/// An uncompressed float decoder of the kernels (`kernel::Fetch`, the same
+/// An uncompressed float decoder of the kernels (`texels::Fetch`, the same
 /// bits as `texel::decode`; the kernel twin tests pin that).
 struct Flat<'d, F>(&'d mut F);
 
@@ -731,10 +667,10 @@ impl<F: Fetch> Decode for Flat<'_, F> {
     }
 }
 
-/// The kernels' decoded-block cache (`kernel::Blocks`): a BC or ASTC block
+/// The kernels' decoded-block cache (`texels::Blocks`): a BC or ASTC block
 /// decodes once for every texel and quad that reads it.
 struct Blocky<'d> {
-    d: &'d mut kernel::Blocks,
+    d: &'d mut texels::Blocks,
     bw: u32,
     bh: u32,
 }
@@ -770,7 +706,7 @@ impl Decode for Generic {
     }
 }
 
-/// Sparse textures: [`load`] in full.
+/// Sparse textures: [`texels::load`] in full.
 struct Slow;
 
 impl Decode for Slow {
@@ -785,7 +721,7 @@ impl Decode for Slow {
 pub(crate) mod tests {
     use std::sync::Arc;
 
-    use quadtex_format::{Aspect, Layout, Texture, TextureDesc, TextureFormat as F};
+    use quadtex_format::{Aspect, Layout, TexelAddr, Texture, TextureDesc, TextureFormat as F};
 
     use super::*;
     use crate::header::Swizzle;

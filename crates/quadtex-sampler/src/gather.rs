@@ -18,7 +18,6 @@
 
 use quadtex_format::{SampleType, Texel, TextureKind};
 
-use crate::fetch::load;
 use crate::header::{AddressMode, CompareOp, HeaderType, SamplerHeader, Swizzle, TextureHeader};
 use crate::profile::Profile;
 use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
@@ -104,7 +103,7 @@ const CORNERS: [(i64, i64); 4] = [(0, 1), (1, 1), (1, 0), (0, 0)];
 /// every running lane (seed 000: "If the source coordinate description does
 /// not match the texture type of the texture header, zeroes will be
 /// returned"); a `TWO_D_NO_MIPMAP` header makes TLD4 act as TEX (seed 000),
-/// here an implicit-LOD [`crate::sample`] with the AOFFI offset and
+/// here an implicit-LOD [`crate::reference::sample`] (the same bits as [`crate::sample`]) with the AOFFI offset and
 /// reference.
 ///
 /// Callers with many quads should hold a [`crate::QuadSampler`] and use
@@ -155,7 +154,7 @@ pub fn gather_reference(
             ndv: args.ndv,
             ..SampleArgs::default()
         };
-        return crate::sample(view, smp, profile, &sa, quad);
+        return crate::reference::sample(view, smp, profile, &sa, quad);
     }
     let mut out = QuadResult::EMPTY;
     for lane in 0..4 {
@@ -316,7 +315,7 @@ fn cube_read(
 /// Reads texel `(x, y)` (in range) of the base level at absolute `layer`,
 /// compared when `dref` is given.
 fn texel(ctx: &Ctx<'_>, layer: u32, x: i64, y: i64, dref: Option<f32>) -> (Texel, bool) {
-    let (t, resident) = load(ctx, ctx.view.base_level, layer, 0, [x as u32, y as u32, 0]);
+    let (t, resident) = ctx.load(ctx.view.base_level, layer, 0, [x as u32, y as u32, 0]);
     (compare(ctx, t, dref), resident)
 }
 

@@ -212,7 +212,7 @@ impl<const N: usize> Lanes for Portable<N> {
     }
     #[inline(always)]
     fn words(self, bytes: &[u8], offs: I<N>) -> I<N> {
-        I(crate::arch::load_words(bytes, 0, &offs.0).map(|w| w as i32))
+        I(crate::arch::words::load_words(bytes, 0, &offs.0).map(|w| w as i32))
     }
     #[inline(always)]
     fn srgb(self, codes: I<N>) -> F<N> {

@@ -32,6 +32,7 @@ pub mod quad;
 pub mod query;
 pub mod reference;
 mod simd;
+mod texels;
 
 pub use cpu::SimdLevel;
 pub use error::{Error, Result};
@@ -81,7 +82,7 @@ pub fn sample(
 /// `sample` per quad. [`sample`] builds one per call.
 pub struct QuadSampler<'a> {
     ctx: reference::Ctx<'a>,
-    decoder: kernel::Decoder,
+    decoder: texels::Decoder,
     level: SimdLevel,
     planar_quads: usize,
     /// The planar kernel's plan for the last `args` (none: not for it).
@@ -110,7 +111,7 @@ impl<'a> QuadSampler<'a> {
         profile: &'a Profile,
     ) -> QuadSampler<'a> {
         let ctx = reference::Ctx::new(view, smp, profile);
-        let decoder = kernel::Decoder::new(ctx.format);
+        let decoder = texels::Decoder::new(ctx.format);
         QuadSampler {
             ctx,
             decoder,
@@ -726,7 +727,7 @@ pub fn quad_uses_kernel(
     if kernel::handles(&ctx, args) {
         return true;
     }
-    let mut decoder = kernel::Decoder::new(ctx.format);
+    let mut decoder = texels::Decoder::new(ctx.format);
     let mut out = [QuadResult::EMPTY];
     kernel::handles_cube(&ctx, args)
         && batch::handles(&ctx)

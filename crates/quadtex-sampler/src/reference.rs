@@ -436,6 +436,27 @@ struct LevelTaps {
 }
 
 impl<'a> Ctx<'a> {
+    /// Texel `xyz` of absolute level `abs_level`, absolute layer `layer`
+    /// and sample `sample` (all in range) as this context's view reads it
+    /// ([`crate::texels::load`]), and whether it is resident.
+    pub(crate) fn load(
+        &self,
+        abs_level: u32,
+        layer: u32,
+        sample: u32,
+        xyz: [u32; 3],
+    ) -> (Texel, bool) {
+        crate::texels::load(
+            self.view,
+            self.format,
+            self.ty,
+            abs_level,
+            layer,
+            sample,
+            xyz,
+        )
+    }
+
     pub(crate) fn new(
         view: &'a TextureHeader,
         smp: &'a SamplerHeader,
@@ -1105,7 +1126,7 @@ impl<'a> Ctx<'a> {
     ) -> Read {
         // One decode for every operation (non-resident texels read as zero
         // memory), then the per-texel compare.
-        let (t, resident) = crate::fetch::load(self, self.view.base_level + level, layer, 0, xyz);
+        let (t, resident) = self.load(self.view.base_level + level, layer, 0, xyz);
         match t {
             Texel::Float(v) => {
                 if let Some(r) = dref {
