@@ -14,21 +14,8 @@ use quadtex_sampler::{
     QuadResult, QuadSampler, SampleArgs, SamplerHeader, Swizzle, TextureHeader,
 };
 
-struct Rng(u64);
-impl Rng {
-    fn u(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn f(&mut self) -> f32 {
-        (self.u() >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
-        v[(self.u() % v.len() as u64) as usize]
-    }
-}
+mod rng;
+use rng::Rng;
 
 /// Bitwise equality of results (NaN equal to NaN).
 fn same(a: &QuadResult, b: &QuadResult) -> bool {

@@ -20,25 +20,8 @@ use quadtex_format::{Layout, Texel, Texture, TextureDesc, TextureFormat as F, Te
 use quadtex_sampler::fetch::fetch_reference;
 use quadtex_sampler::{fetch, FetchArgs, QuadFetcher, QuadResult, Swizzle, TextureHeader};
 
-/// xorshift64: seeded, reproducible.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize]
-    }
-}
+mod rng;
+use rng::Rng;
 
 /// A texel as (type, register words): NaN-safe, bit-exact equality.
 type Key = Option<(u8, [u32; 4])>;
@@ -65,7 +48,7 @@ fn keys(r: &QuadResult) -> ([Key; 4], [bool; 4]) {
 fn random_texture(desc: TextureDesc, layout: Layout, rng: &mut Rng) -> Option<Texture> {
     desc.validate().ok()?;
     let n = desc.total_bytes()? as usize;
-    let bytes: Vec<u8> = (0..n).map(|_| rng.next() as u8).collect();
+    let bytes: Vec<u8> = (0..n).map(|_| rng.u() as u8).collect();
     Texture::from_linear_bytes(desc, layout, &bytes).ok()
 }
 
@@ -76,7 +59,7 @@ fn coord(rng: &mut Rng, extent: u32) -> i32 {
     if rng.below(8) != 0 {
         return rng.below(extent as u64) as i32;
     }
-    let any = rng.next() as i32;
+    let any = rng.u() as i32;
     rng.pick(&[0, e - 1, e, e + 1, -1, -8, 7, i32::MIN, i32::MAX, -e, any])
 }
 

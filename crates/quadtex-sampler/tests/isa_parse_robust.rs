@@ -9,6 +9,9 @@
 use quadtex_sampler::isa::ptx::{self, Instr, Operand, PtxError};
 use quadtex_sampler::isa::{d3d, sass};
 
+mod rng;
+use rng::Rng;
+
 const PTX_TEX: &str = "tex.2d.v4.f32.f32 {%f10,%f11,%f12,%f13}, [tex1, {%f1,%f2}]";
 
 /// The immediate offsets of a parsed 2D `tex` with offset `{u, v}`.
@@ -86,19 +89,6 @@ fn a_sass_ps_of_pt_prints_as_pt_and_parses_back() {
     }
 }
 
-struct Rng(u64);
-impl Rng {
-    fn u(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.u() % n.max(1) as u64) as usize
-    }
-}
-
 /// Characters that matter to the grammars, plus multi-byte ones (slicing
 /// by byte index must not split them).
 const ALPHABET: &[char] = &[
@@ -167,27 +157,27 @@ const NUMBERS: &[&str] = &[
 /// One random edit of `s`.
 fn mutate(s: &str, rng: &mut Rng) -> String {
     let mut c: Vec<char> = s.chars().collect();
-    let n = 1 + rng.below(3);
+    let n = 1 + rng.index(3);
     for _ in 0..n {
-        let at = rng.below(c.len() + 1);
-        match rng.below(6) {
+        let at = rng.index(c.len() + 1);
+        match rng.index(6) {
             0 if at < c.len() => {
                 c.remove(at);
             }
-            1 if at < c.len() => c[at] = ALPHABET[rng.below(ALPHABET.len())],
-            2 => c.insert(at, ALPHABET[rng.below(ALPHABET.len())]),
+            1 if at < c.len() => c[at] = ALPHABET[rng.index(ALPHABET.len())],
+            2 => c.insert(at, ALPHABET[rng.index(ALPHABET.len())]),
             3 => {
                 // Replace a run of digits (or insert) with an extreme number.
                 let end = (at..c.len())
                     .find(|&i| !c[i].is_ascii_alphanumeric())
                     .unwrap_or(c.len());
-                let num: Vec<char> = NUMBERS[rng.below(NUMBERS.len())].chars().collect();
+                let num: Vec<char> = NUMBERS[rng.index(NUMBERS.len())].chars().collect();
                 c.splice(at..end, num);
             }
             4 if !c.is_empty() => {
                 // Duplicate a slice.
-                let a = rng.below(c.len());
-                let b = (a + 1 + rng.below(8)).min(c.len());
+                let a = rng.index(c.len());
+                let b = (a + 1 + rng.index(8)).min(c.len());
                 let dup: Vec<char> = c[a..b].to_vec();
                 c.splice(at..at, dup);
             }
@@ -226,7 +216,7 @@ fn text_parsers_never_panic_on_mutated_lines() {
     let mut rng = Rng(0x5eed_0009_0a75_e001);
     let (mut sass_ok, mut ptx_ok, mut d3d_ok) = (0, 0, 0);
     for _ in 0..rounds {
-        let line = mutate(sass_seeds[rng.below(sass_seeds.len())], &mut rng);
+        let line = mutate(sass_seeds[rng.index(sass_seeds.len())], &mut rng);
         if let Ok(i) = sass::parse(&line) {
             sass_ok += 1;
             let text = i.to_string();
@@ -236,9 +226,9 @@ fn text_parsers_never_panic_on_mutated_lines() {
                 "{line:?} printed {text:?}"
             );
         }
-        let line = mutate(ptx_seeds[rng.below(ptx_seeds.len())], &mut rng);
+        let line = mutate(ptx_seeds[rng.index(ptx_seeds.len())], &mut rng);
         ptx_ok += usize::from(ptx::parse(&line).is_ok());
-        let line = mutate(d3d_seeds[rng.below(d3d_seeds.len())], &mut rng);
+        let line = mutate(d3d_seeds[rng.index(d3d_seeds.len())], &mut rng);
         d3d_ok += usize::from(d3d::parse(&line).is_ok());
     }
     // Some mutations keep lines valid: the printing round trip ran.

@@ -31,24 +31,8 @@ use quadtex_sampler::{
     SamplerHeader, SimdLevel, Swizzle, TextureHeader,
 };
 
-struct Rng(u64);
-impl Rng {
-    fn u(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn f(&mut self) -> f32 {
-        (self.u() >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn one_in(&mut self, n: u64) -> bool {
-        self.u().is_multiple_of(n)
-    }
-    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
-        v[(self.u() % v.len() as u64) as usize]
-    }
-}
+mod rng;
+use rng::Rng;
 
 /// D32F texel values of the depth cases.
 const DEPTHS: [f32; 6] = [0.0, 0.25, 0.5, 0.75, 1.0, f32::NAN];

@@ -18,18 +18,8 @@ use quadtex_sampler::{
     TextureHeader,
 };
 
-struct Rng(u64);
-impl Rng {
-    fn u(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn f(&mut self) -> f32 {
-        (self.u() >> 40) as f32 / (1u64 << 24) as f32
-    }
-}
+mod rng;
+use rng::Rng;
 
 /// `VULKAN` with 8-bit weights and LOD fractions (truncated): integer
 /// filtering, everything else equal.

@@ -27,27 +27,8 @@ use quadtex_sampler::{
     Swizzle, TextureHeader,
 };
 
-struct Rng(u64);
-impl Rng {
-    fn u(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.u() % n.max(1)
-    }
-    fn f(&mut self) -> f32 {
-        (self.u() >> 40) as f32 / (1u64 << 24) as f32
-    }
-    fn chance(&mut self, one_in: u64) -> bool {
-        self.below(one_in) == 0
-    }
-    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
-        v[self.below(v.len() as u64) as usize]
-    }
-}
+mod rng;
+use rng::Rng;
 
 fn extent(rng: &mut Rng) -> u32 {
     match rng.below(4) {
@@ -115,7 +96,7 @@ fn texture(rng: &mut Rng, batchable: bool) -> Option<Arc<Texture>> {
     }
     if kind != K::D2Ms {
         desc.levels = desc.max_levels();
-        if rng.chance(3) {
+        if rng.one_in(3) {
             desc.levels = 1 + rng.below(u64::from(desc.levels)) as u32;
         }
     }
@@ -134,28 +115,28 @@ fn texture(rng: &mut Rng, batchable: bool) -> Option<Arc<Texture>> {
 fn view(tex: &Arc<Texture>, rng: &mut Rng) -> TextureHeader {
     let d = *tex.desc();
     let mut v = TextureHeader::new(tex.clone());
-    if d.levels > 1 && rng.chance(3) {
+    if d.levels > 1 && rng.one_in(3) {
         v.base_level = rng.below(u64::from(d.levels)) as u32;
         v.level_count = 1 + rng.below(u64::from(d.levels - v.base_level)) as u32;
     }
     match d.kind {
-        K::D2Array | K::Cube | K::CubeArray if rng.chance(3) => {
+        K::D2Array | K::Cube | K::CubeArray if rng.one_in(3) => {
             v.kind = K::D2Array;
             v.base_layer = rng.below(u64::from(d.layers)) as u32;
             v.layer_count = 1 + rng.below(u64::from(d.layers - v.base_layer)) as u32;
-            if rng.chance(2) {
+            if rng.one_in(2) {
                 v.kind = K::D2;
                 v.layer_count = 1;
             }
         }
-        K::D1Array if rng.chance(3) => {
+        K::D1Array if rng.one_in(3) => {
             v.kind = K::D1;
             v.base_layer = rng.below(u64::from(d.layers)) as u32;
             v.layer_count = 1;
         }
         _ => {}
     }
-    if rng.chance(3) {
+    if rng.one_in(3) {
         let s = [
             Swizzle::R,
             Swizzle::G,
@@ -166,12 +147,12 @@ fn view(tex: &Arc<Texture>, rng: &mut Rng) -> TextureHeader {
         ];
         v.swizzle = [0; 4].map(|_| rng.pick(&s));
     }
-    if rng.chance(5) {
+    if rng.one_in(5) {
         v.min_lod_clamp = rng.pick(&[0.5, 1.0, 2.7, 100.0]);
     }
-    v.srgb_decode = !rng.chance(6);
+    v.srgb_decode = !rng.one_in(6);
     // Now and then a header that `validate` rejects.
-    if rng.chance(40) {
+    if rng.one_in(40) {
         match rng.below(3) {
             0 => v.level_count = 0,
             1 => v.base_level = d.levels,
@@ -201,7 +182,7 @@ fn sampler(rng: &mut Rng, batchable: bool) -> SamplerHeader {
         CompareOp::GreaterOrEqual,
         CompareOp::Always,
     ];
-    let uniform_address = batchable || rng.chance(2);
+    let uniform_address = batchable || rng.one_in(2);
     let a0 = if batchable {
         rng.pick(&[AddressMode::Repeat, AddressMode::ClampToEdge])
     } else {
@@ -227,9 +208,9 @@ fn sampler(rng: &mut Rng, batchable: bool) -> SamplerHeader {
         min_lod: rng.pick(&[0.0, 0.0, 0.5, 3.7, -2.0]),
         max_lod: rng.pick(&[1000.0, 1000.0, 2.25, 0.0]),
         max_anisotropy: rng.pick(&[1.0, 1.0, 2.0, 4.0, 16.0, 4096.0, f32::INFINITY]),
-        compare: rng.chance(3).then(|| rng.pick(&ops)),
-        unnormalized: rng.chance(20),
-        seamless_cube: !rng.chance(4),
+        compare: rng.one_in(3).then(|| rng.pick(&ops)),
+        unnormalized: rng.one_in(20),
+        seamless_cube: !rng.one_in(4),
         reduction: rng.pick(&[
             ReductionMode::WeightedAverage,
             ReductionMode::WeightedAverage,
@@ -255,7 +236,7 @@ fn profile(rng: &mut Rng) -> Profile {
         Profile::PTX,
         Profile::D3D11,
     ]);
-    if rng.chance(3) {
+    if rng.one_in(3) {
         p.lod_frac_bits = rng.pick(&[None, Some(0), Some(1), Some(8), Some(23), Some(31)]);
         p.weight_frac_bits = rng.pick(&[None, Some(0), Some(4), Some(8), Some(31)]);
         p.frac_round = rng.pick(&[FracRound::Truncate, FracRound::Rne]);
@@ -269,10 +250,10 @@ fn profile(rng: &mut Rng) -> Profile {
         ]);
         p.mip_nearest = rng.pick(&[MipNearest::CeilMinusOne, MipNearest::FloorHalf]);
         p.max_lod_bias = rng.pick(&[0.0, 2.0, 15.0, f32::INFINITY]);
-        p.srgb_border_quantized = rng.chance(2);
+        p.srgb_border_quantized = rng.one_in(2);
     }
     // Now and then one `Profile::validate` rejects.
-    if rng.chance(30) {
+    if rng.one_in(30) {
         match rng.below(3) {
             0 => p.max_lod_bias = rng.pick(&[f32::NAN, -1.0]),
             1 => p.lod_frac_bits = Some(rng.pick(&[32, 40, 255])),
@@ -329,7 +310,7 @@ fn quads(rng: &mut Rng, cube: bool, full: bool) -> Vec<Quad> {
                 let y = (l >> 1) as f32 * step * stretch;
                 [base[0] + x, base[1] + y, base[2] + 0.5 * x, base[3]]
             });
-            if rng.chance(6) {
+            if rng.one_in(6) {
                 coords[rng.below(4) as usize][rng.below(4) as usize] = coord(rng);
             }
             if full {
@@ -362,11 +343,11 @@ fn args(rng: &mut Rng, compare: bool) -> SampleArgs {
     SampleArgs {
         lod,
         offset: [0; 3].map(|_| rng.pick(&[0, 0, 0, -8, 7, 3, -1])),
-        dref: (compare || rng.chance(10))
+        dref: (compare || rng.one_in(10))
             .then(|| [0; 4].map(|_| rng.pick(&[0.5, 0.25, -0.5, 1.5, 0.0, 1.0, f32::NAN, 0.75]))),
-        ndv: rng.chance(8),
+        ndv: rng.one_in(8),
         derivatives: rng
-            .chance(2)
+            .one_in(2)
             .then(|| rng.pick(&[Derivatives::Fine, Derivatives::Coarse])),
     }
 }
@@ -412,7 +393,7 @@ fn every_simd_path_matches_its_scalar_twin_on_random_inputs() {
     let (mut done, mut batched) = (0usize, 0usize);
     while done < cases {
         // Half the cases lean to what the batched kernels take.
-        let batchable = rng.chance(2);
+        let batchable = rng.one_in(2);
         let Some(tex) = texture(&mut rng, batchable) else {
             continue;
         };
@@ -423,7 +404,7 @@ fn every_simd_path_matches_its_scalar_twin_on_random_inputs() {
         }
         let p = profile(&mut rng);
         let a = args(&mut rng, s.compare.is_some());
-        let full = batchable && !rng.chance(4);
+        let full = batchable && !rng.one_in(4);
         let qs = quads(&mut rng, v.kind.is_cube(), full);
         let case = || {
             format!(
