@@ -138,6 +138,9 @@ pub(crate) trait Iv:
     fn shr(self, k: i32) -> Self;
     /// Shift left by `k` (0..32).
     fn shl(self, k: i32) -> Self;
+    /// Per 16-bit half of every lane, the low 16 bits of the product of
+    /// the two halves (`pmullw`).
+    fn mul_lo16(self, o: Self) -> Self;
     /// `i32::max`.
     fn max(self, o: Self) -> Self;
     /// `i32::min`.
@@ -335,6 +338,15 @@ impl<const N: usize> Iv for I<N> {
     #[inline(always)]
     fn shl(self, k: i32) -> Self {
         I(lanewise!(N, [0; N], |i| self.0[i] << k))
+    }
+    #[inline(always)]
+    fn mul_lo16(self, o: Self) -> Self {
+        I(std::array::from_fn(|i| {
+            let (a, b) = (self.0[i] as u32, o.0[i] as u32);
+            let lo = ((a & 0xffff) * (b & 0xffff)) & 0xffff;
+            let hi = ((a >> 16) * (b >> 16)) & 0xffff;
+            (lo | (hi << 16)) as i32
+        }))
     }
     #[inline(always)]
     fn max(self, o: Self) -> Self {
@@ -616,7 +628,7 @@ mod level_tests {
     impl LaneKernel for Ops {
         type Out = Vec<[u32; 16]>;
         fn run<L: Lanes>(self, l: L) -> Vec<[u32; 16]> {
-            let mut out = vec![[0u32; 16]; 36];
+            let mut out = vec![[0u32; 16]; 37];
             for base in (0..16).step_by(L::N) {
                 let (a, b) = (l.load(&self.a[base..]), l.load(&self.b[base..]));
                 let k = l.load_i(&self.k[base..]);
@@ -662,6 +674,7 @@ mod level_tests {
                     l.lookup16(LOOKUP, k),
                     l.lookup16(LOOKUP, k.shr(4)),
                     Iv::max(k, ki),
+                    k.mul_lo16(ki | k.shl(7)),
                 ];
                 for (o, v) in out.iter_mut().zip(fs) {
                     let mut t = [0.0f32; 16];

@@ -1219,16 +1219,27 @@ fn filter_level_int<L: Lanes>(
             code(l, words, sh[3]) * k,
         ]);
     }
-    let wx = [wts[0][0] * k, wts[0][1] * k];
+    // Per row, the horizontal sums `H = wx0 * c0 + wx1 * c1` in 16-bit
+    // halves, two channels a lane (R and B, then G and A): weights in
+    // 256ths summing to 256, so `H <= 255 * 256` fits 16 bits and every
+    // product is exact in `pmullw`'s low half. Then in f32 lanes `S =
+    // wy0 * H0 + wy1 * H1`: integers below 2^24, exact. `S` is the
+    // reference's sum of `(wx * wy) * c` over the footprint (integer
+    // arithmetic is distributive).
+    let wx1 = (wts[0][1] * k).to_i32();
+    let wx0 = l.i(256) - wx1;
+    let (px0, px1) = (wx0 | wx0.shl(16), wx1 | wx1.shl(16));
     let wy = [wts[1][0] * k, wts[1][1] * k];
+    let (even, low) = (l.i(0x00ff_00ff), l.i(0xffff));
     let mut sum = [l.f(0.0); 4];
     for (ky, &y) in ys.iter().enumerate() {
-        for (kx, &x) in xs.iter().enumerate() {
-            let w = wx[kx] * wy[ky];
-            let words = l.words(p.bytes, lv.offset + (x + y).shl(2));
-            for (acc, &shift) in sum.iter_mut().zip(&sh) {
-                *acc = *acc + w * code(l, words, shift);
-            }
+        let w0 = l.words(p.bytes, lv.offset + (xs[0] + y).shl(2));
+        let w1 = l.words(p.bytes, lv.offset + (xs[1] + y).shl(2));
+        let rb = (w0 & even).mul_lo16(px0) + (w1 & even).mul_lo16(px1);
+        let ga = (w0.shr(8) & even).mul_lo16(px0) + (w1.shr(8) & even).mul_lo16(px1);
+        let h = [rb & low, ga & low, rb.shr(16) & low, ga.shr(16) & low];
+        for (acc, h) in sum.iter_mut().zip(h) {
+            *acc = *acc + wy[ky] * h.to_f32();
         }
     }
     // `(sum + 128) >> 8`: the sum over 256 is exact, so is adding 1/2.

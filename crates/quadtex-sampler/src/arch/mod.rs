@@ -379,6 +379,10 @@ pub(crate) mod x86 {
             Iy(avx!(_mm256_sll_epi32(self.0, _mm_cvtsi32_si128(k))))
         }
         #[inline(always)]
+        fn mul_lo16(self, o: Iy) -> Iy {
+            Iy(avx!(_mm256_mullo_epi16(self.0, o.0)))
+        }
+        #[inline(always)]
         fn max(self, o: Iy) -> Iy {
             Iy(avx!(_mm256_max_epi32(self.0, o.0)))
         }
@@ -772,6 +776,10 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn shl(self, k: i32) -> Iz {
             Iz(avx!(_mm512_sll_epi32(self.0, _mm_cvtsi32_si128(k))))
+        }
+        #[inline(always)]
+        fn mul_lo16(self, o: Iz) -> Iz {
+            Iz(avx!(_mm512_mullo_epi16(self.0, o.0)))
         }
         #[inline(always)]
         fn max(self, o: Iz) -> Iz {
