@@ -22,6 +22,14 @@ use crate::lanes::{Lanes, Portable};
 pub(crate) mod words;
 pub(crate) use words::{load_u32, load_u32_scalar};
 
+/// `1/255` as the sum of two f32s (`hi` the nearest f32, `lo` the nearest
+/// to the rest) for the lane vectors' exact UNORM8 decode.
+#[cfg(target_arch = "x86_64")]
+const UNORM8_HI: f32 = 1.0 / 255.0;
+/// See [`UNORM8_HI`].
+#[cfg(target_arch = "x86_64")]
+const UNORM8_LO: f32 = (1.0f64 / 255.0 - UNORM8_HI as f64) as f32;
+
 /// A computation compiled once per SIMD level: [`run_at`] calls `run` with
 /// the level's lane token from a function built for the level's target
 /// features. Everything `run` calls must be `#[inline(always)]` to be
@@ -398,18 +406,22 @@ pub(crate) mod x86 {
         }
         #[inline(always)]
         fn unorm8(self) -> Fy {
-            // `c * (1/255)` corrected once by its exact residual (two
-            // FMAs): the correctly rounded quotient for every code (tested
-            // on all 256 against the division); FMA comes with the token
-            // (`SimdLevel::detect` requires it for AVX2).
+            // `c * hi + c * lo` with one rounding (`1/255 = hi + lo` as
+            // two f32s, `fma(c, hi, c * lo)`): the error left is far below
+            // the distance of any `c / 255` from a rounding boundary, so
+            // this is the correctly rounded quotient for every code
+            // (tested on all 256 against the division); FMA comes with
+            // the token (`SimdLevel::detect` requires it for AVX2).
             let c = avx!(_mm256_cvtepi32_ps(_mm256_and_si256(
                 self.0,
                 _mm256_set1_epi32(0xff)
             )));
-            let r = avx!(_mm256_set1_ps(1.0 / 255.0));
-            let q = avx!(_mm256_mul_ps(c, r));
-            let e = avx!(_mm256_fnmadd_ps(q, _mm256_set1_ps(255.0), c));
-            Fy(avx!(_mm256_fmadd_ps(e, r, q)))
+            let lo = avx!(_mm256_mul_ps(c, _mm256_set1_ps(super::UNORM8_LO)));
+            Fy(avx!(_mm256_fmadd_ps(
+                c,
+                _mm256_set1_ps(super::UNORM8_HI),
+                lo
+            )))
         }
         #[inline(always)]
         fn f16_lo(self) -> Fy {
@@ -797,15 +809,17 @@ pub(crate) mod x86 {
         }
         #[inline(always)]
         fn unorm8(self) -> Fz {
-            // As `Iy::unorm8`: the reciprocal corrected by its residual.
+            // As `Iy::unorm8`: `fma(c, hi, c * lo)`.
             let c = avx!(_mm512_cvtepi32_ps(_mm512_and_si512(
                 self.0,
                 _mm512_set1_epi32(0xff)
             )));
-            let r = avx!(_mm512_set1_ps(1.0 / 255.0));
-            let q = avx!(_mm512_mul_ps(c, r));
-            let e = avx!(_mm512_fnmadd_ps(q, _mm512_set1_ps(255.0), c));
-            Fz(avx!(_mm512_fmadd_ps(e, r, q)))
+            let lo = avx!(_mm512_mul_ps(c, _mm512_set1_ps(super::UNORM8_LO)));
+            Fz(avx!(_mm512_fmadd_ps(
+                c,
+                _mm512_set1_ps(super::UNORM8_HI),
+                lo
+            )))
         }
         #[inline(always)]
         fn f16_lo(self) -> Fz {
