@@ -15,7 +15,9 @@
 //! coarse derivatives make it one value per quad) or per pixel under fine
 //! ones, then filters the quads' pixels `N` at a time.
 //!
-//! It covers the common family: 2D and 2D-array views of 8-bit RGBA / BGRA
+//! It covers the common family: 2D, 2D-array, cube and cube-array views
+//! (each lane on its own face; with seamless filtering a group whose
+//! linear footprint leaves a face is handed back) of 8-bit RGBA / BGRA
 //! UNORM and sRGB formats, R32_SFLOAT and R16G16B16A16_SFLOAT, D32_SFLOAT,
 //! D16_UNORM and the D24 UNORM depths with a depth compare (PCF) or
 //! without, and the block
@@ -31,7 +33,7 @@
 //! lane (a LOD that differs between a quad's lanes is selected per pixel);
 //! texel offsets; in both precision modes (f32 or fixed-point weights and
 //! LOD fractions). Gathers ([`crate::QuadSampler::gather_planar`]) take
-//! the same views, with component select, AOFFI or PTP offsets and depth
+//! the 2D and 2D-array views of the same formats, with component select, AOFFI or PTP offsets and depth
 //! compare.
 //! [`crate::QuadSampler::planar_fallback`] says why anything else is not for
 //! it ([`Fallback`]); a
@@ -86,7 +88,8 @@ pub struct PlanarOut<'a> {
 /// the other paths, with the same bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fallback {
-    /// Not a 2D or 2D-array view.
+    /// Not a 2D, 2D-array, cube or cube-array view (or a cube view of
+    /// fewer than six layers); gathers: not a 2D or 2D-array view.
     Kind,
     /// Not an 8-bit RGBA or BGRA UNORM / sRGB format, R32_SFLOAT,
     /// R16G16B16A16_SFLOAT, D32_SFLOAT, D16 or D24 UNORM, nor a block format with
