@@ -5,11 +5,13 @@
 //! [`raster`] (the demo rasterizer and scene files behind `quadtex render`).
 //! [`probe`] is the command's `probe` subcommand as a library: it evaluates
 //! a probe-format case (`probe-format.md`) and returns the RESULT JSON;
-//! [`profile`] is `quadtex profile` (quad throughput of one operation).
+//! [`profile`] is `quadtex profile` (quad throughput of one operation);
+//! [`gl_workloads`] builds the frames of `quadtex bench gl-workloads`.
 
 pub use quadtex_format as format;
 pub use quadtex_raster as raster;
 pub use quadtex_sampler as sampler;
 
+pub mod gl_workloads;
 pub mod probe;
 pub mod profile;

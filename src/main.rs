@@ -6,7 +6,9 @@
 //! - `info FILE`: what a texture file holds, one subresource to PNG;
 //! - `probe CASE.json`: evaluate a probe case, print its RESULT JSON;
 //! - `profile [--op --filter --format --kind --seconds]`: quad throughput
-//!   of one texture operation on one thread.
+//!   of one texture operation on one thread;
+//! - `bench gl-workloads`: whole frames of the OpenGL throughput
+//!   workloads, Mpixels/s per variant.
 //!
 //! Errors are one line on stderr and a non-zero exit: 2 for bad usage or
 //! bad input, 1 for failures writing output (and for an internal error,
@@ -18,6 +20,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+mod bench;
 mod render;
 use quadtex::format::{io, Texture};
 
@@ -53,6 +56,9 @@ enum Command {
         #[arg(short = 'o', long = "output")]
         output: Option<PathBuf>,
     },
+    /// Whole-frame benchmarks (`bench gl-workloads`).
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
     /// Evaluate a probe case (probe-format.md) and print its RESULT JSON.
     Probe {
         /// The CASE.json file; its texel data are read relative to it.
@@ -108,6 +114,13 @@ fn main() -> ExitCode {
     };
     match cli.command {
         Command::Render(args) => match render::run(&args) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(f) => {
+                eprintln!("quadtex: {}", f.message);
+                ExitCode::from(f.code)
+            }
+        },
+        Command::Bench(cmd) => match bench::run(&cmd) {
             Ok(()) => ExitCode::SUCCESS,
             Err(f) => {
                 eprintln!("quadtex: {}", f.message);

@@ -99,6 +99,7 @@ fn mesh(u: &mut Unstructured<'_>) -> Result<Mesh> {
     }
     Ok(Mesh {
         positions,
+        w: Vec::new(),
         attribute_count: STD_ATTRS,
         attributes,
         indices,

@@ -5,7 +5,7 @@
 //! to clip space (a [`DrawCall`](crate::DrawCall) carries its matrix) and
 //! anything about shading.
 
-use glam::{Mat3, Mat4, Vec2, Vec3};
+use glam::{Mat3, Mat4, Vec2, Vec3, Vec4};
 
 /// Attribute index of the texture coordinate `u` in the standard layout
 /// (`v` follows at `ATTR_UV + 1`).
@@ -30,6 +30,12 @@ pub const STD_ATTRS: usize = 8;
 pub struct Mesh {
     /// Vertex positions; a draw's transform takes them to clip space.
     pub positions: Vec<Vec3>,
+    /// The homogeneous fourth coordinate of each position (`w`); empty
+    /// means 1 for every vertex. A draw's transform applies to `(x, y, z,
+    /// w)`, so with [`Mat4::IDENTITY`] the positions are clip coordinates
+    /// given directly ([`Mesh::clip_space`]). A vertex past the end of a
+    /// non-empty `w` drops its triangles, as an index out of range does.
+    pub w: Vec<f32>,
     /// Floats per vertex in `attributes`.
     pub attribute_count: usize,
     /// `attribute_count` floats per vertex.
@@ -55,10 +61,42 @@ impl Mesh {
         }
         Mesh {
             positions,
+            w: Vec::new(),
             attribute_count: STD_ATTRS,
             attributes,
             indices,
         }
+    }
+
+    /// A mesh of clip-space positions `(x, y, z, w)` (draw it with
+    /// [`Mat4::IDENTITY`]) with `attribute_count` floats per vertex in
+    /// `attributes` and three indices per triangle: vertices as a GPU's
+    /// vertex stage hands them to the rasterizer.
+    pub fn clip_space(
+        positions: Vec<Vec4>,
+        attribute_count: usize,
+        attributes: Vec<f32>,
+        indices: Vec<u32>,
+    ) -> Mesh {
+        Mesh {
+            positions: positions.iter().map(|p| p.truncate()).collect(),
+            w: positions.iter().map(|p| p.w).collect(),
+            attribute_count,
+            attributes,
+            indices,
+        }
+    }
+
+    /// Vertex `i`'s position as `(x, y, z, w)` (`w` 1 when the mesh has no
+    /// `w`); `None` past the end of the positions or of a non-empty `w`.
+    pub fn position4(&self, i: usize) -> Option<Vec4> {
+        let p = self.positions.get(i)?;
+        let w = if self.w.is_empty() {
+            1.0
+        } else {
+            *self.w.get(i)?
+        };
+        Some(p.extend(w))
     }
 
     /// A rectangle in the plane `z = 0` from `min` to `max`, normal `+Z`,
@@ -147,8 +185,15 @@ impl Mesh {
     /// standard layout get only their positions moved.
     pub fn transformed(&self, model: Mat4) -> Mesh {
         let mut m = self.clone();
-        for p in &mut m.positions {
-            *p = model.transform_point3(*p);
+        if m.w.is_empty() {
+            for p in &mut m.positions {
+                *p = model.transform_point3(*p);
+            }
+        } else {
+            for (p, w) in m.positions.iter_mut().zip(m.w.iter_mut()) {
+                let q = model * p.extend(*w);
+                (*p, *w) = (q.truncate(), q.w);
+            }
         }
         if m.attribute_count == STD_ATTRS {
             let nm = Mat3::from_mat4(model).inverse().transpose();

@@ -393,6 +393,7 @@ pub fn fullscreen_triangle() -> Mesh {
             Vec3::new(3.0, -1.0, 0.0),
             Vec3::new(-1.0, 3.0, 0.0),
         ],
+        w: Vec::new(),
         attribute_count: 0,
         attributes: Vec::new(),
         indices: vec![0, 1, 2],

@@ -164,10 +164,10 @@ pub(crate) fn setup_draw(
     'tri: for t in mesh.indices.as_chunks::<3>().0 {
         poly.clear();
         for &i in t {
-            let Some(p) = mesh.positions.get(i as usize) else {
+            let Some(p) = mesh.position4(i as usize) else {
                 continue 'tri;
             };
-            let clip: Vec4 = draw.transform * p.extend(1.0);
+            let clip: Vec4 = draw.transform * p;
             if !clip.is_finite() {
                 continue 'tri;
             }

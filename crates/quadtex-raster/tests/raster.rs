@@ -377,6 +377,7 @@ fn bad_input_does_not_panic() {
         attributes: vec![f32::NAN; 5],
         // NaN, infinite, huge, degenerate (collinear), out of range.
         indices: vec![0, 1, 2, 3, 1, 2, 4, 1, 2, 5, 6, 7, 1, 2, 99, 1, 2],
+        w: Vec::new(),
     };
     let sh = solid([1.0; 4]);
     for (w, h, s) in [(0, 0, 1), (0, 7, 4), (9, 0, 1), (1, 1, 1), (33, 17, 8)] {
