@@ -477,7 +477,24 @@ impl FragmentShader for Shader {
                     out,
                 );
             }
-            _ => {
+            Lookup::Gather => {
+                q.gather_batch(
+                    0,
+                    &GatherArgs::default(),
+                    batch,
+                    |i| batch.coords2(i, 0),
+                    out,
+                );
+            }
+            Lookup::Flat => {
+                for (i, o) in out.iter_mut().enumerate().take(batch.len()) {
+                    let (u, v) = (batch.attr(i, 0), batch.attr(i, 1));
+                    for l in 0..4 {
+                        o[l] = [u[l] - u[l].floor(), v[l] - v[l].floor(), 0.0, 1.0];
+                    }
+                }
+            }
+            Lookup::Shadow => {
                 for (i, o) in out.iter_mut().enumerate().take(batch.len()) {
                     batch.load(i, q);
                     self.shade(q, o);

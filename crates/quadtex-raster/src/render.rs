@@ -1,8 +1,12 @@
 //! The renderer: triangle setup, binning to 64x64 tiles, and tiles
-//! rasterized and shaded in parallel on a rayon pool, each tile owning its
-//! own colour and depth buffers (no shared buffer, no `unsafe`). Within a
-//! tile, triangles run in submission order, so any thread count gives the
-//! same bits.
+//! rasterized and shaded in parallel on a rayon pool. Each task owns one
+//! band of 64 whole rows of the colour and depth targets (disjoint `&mut`
+//! slices: no shared buffer, no `unsafe`, no copy of the targets), clears
+//! it and renders the band's tiles. Within a tile, triangles run in
+//! submission order, so any thread count gives the same bits. Quads whose
+//! samples an edge function puts all outside are skipped, and quads all
+//! inside (with no depth test) take every sample, without a per-sample
+//! test.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -26,9 +30,6 @@ pub const TILE: u32 = 64;
 
 /// The most samples per pixel.
 const MAX_SAMPLES: usize = 8;
-
-/// The most bytes of tile buffers alive at once (see `render_into`).
-const BAND_BYTES: u64 = 256 << 20;
 
 /// The most worker threads a [`Renderer`] runs: 256. Tiles are 64x64, so
 /// even a 16384 x 16384 frame has work for every one of them, while a
@@ -68,15 +69,27 @@ impl std::fmt::Debug for Renderer {
     }
 }
 
-/// One tile's owned slice of the targets and its counts.
-struct TileBuf {
+/// One tile of a band of the targets and its counts: the tile covers
+/// pixels `x0..x0 + w` of rows `y0..y0 + h`; `color` and `depth` are the
+/// band's rows (`stride` pixels each, the band's first row is `y0`), so
+/// the tile writes only its own columns of them.
+struct TileBuf<'a> {
     x0: u32,
     y0: u32,
     w: u32,
     h: u32,
-    color: Vec<[f32; 4]>,
-    depth: Vec<f32>,
+    stride: usize,
+    color: &'a mut [[f32; 4]],
+    depth: &'a mut [f32],
     stats: Stats,
+}
+
+impl TileBuf<'_> {
+    /// The index of pixel `(x, y)`'s first sample in the band.
+    #[inline]
+    fn at(&self, x: u32, y: u32, ns: usize) -> usize {
+        ((y - self.y0) as usize * self.stride + x as usize) * ns
+    }
 }
 
 impl Renderer {
@@ -224,69 +237,52 @@ impl Renderer {
             .map(|p| ((p[0] * SUB as f32) as i64, (p[1] * SUB as f32) as i64))
             .collect();
         let profile = &self.profile;
-        // Tiles own their buffers, a second copy of the targets: they are
-        // made a band of tile rows at a time, at most BAND_BYTES (every
-        // frame up to 256 MiB of targets is one band), so a 16384 x 16384
-        // frame needs its targets and one band, not twice its targets.
-        let sample_bytes = if frame.color { 16 + 4 } else { 4 } as u64;
-        let row_bytes = u64::from(tiles_x) * u64::from(TILE * TILE * s) * sample_bytes;
-        let band_rows = (BAND_BYTES / row_bytes).clamp(1, u64::from(tiles_y)) as u32;
-        let mut raster_shade = std::time::Duration::ZERO;
+        // Tiles render straight into the targets: each task owns one band
+        // of `TILE` whole rows of both targets (disjoint `&mut` slices),
+        // clears it and renders that band's tiles left to right. No second
+        // copy of the targets, no allocation per frame, no copying out.
+        let t_shade = Instant::now();
         let (wu, su) = (w as usize, s as usize);
-        for band in (0..tiles_y).step_by(band_rows as usize) {
-            let t_band = Instant::now();
-            let rows = band..(band + band_rows).min(tiles_y);
-            let mut tiles: Vec<TileBuf> = Vec::new();
-            let count = rows.len() * tiles_x as usize;
-            tiles
-                .try_reserve_exact(count)
-                .map_err(|_| Error::OutOfMemory {
-                    what: "tiles",
-                    bytes: (count * std::mem::size_of::<TileBuf>()) as u64,
-                })?;
-            for ty in rows {
-                for tx in 0..tiles_x {
-                    let (x0, y0) = (tx * TILE, ty * TILE);
-                    let (tw, th) = (TILE.min(w - x0), TILE.min(h - y0));
-                    let n = (tw * th * s) as usize;
-                    tiles.push(TileBuf {
-                        x0,
-                        y0,
-                        w: tw,
-                        h: th,
-                        color: if frame.color {
-                            try_filled("colour tiles", n, frame.clear_color)?
-                        } else {
-                            Vec::new()
-                        },
-                        depth: try_filled("depth tiles", n, clear_depth)?,
-                        stats: Stats::default(),
-                    });
-                }
-            }
-            let first = (band * tiles_x) as usize;
-            self.pool.install(|| {
-                tiles.par_iter_mut().enumerate().for_each(|(i, tile)| {
-                    render_tile(frame, &tris, bins.bin(first + i), tile, &offsets, profile);
-                })
-            });
-            raster_shade += t_band.elapsed();
-            for tile in &tiles {
-                stats += tile.stats;
-                let row = tile.w as usize * su;
-                for ly in 0..tile.h as usize {
-                    let dst = ((tile.y0 as usize + ly) * wu + tile.x0 as usize) * su;
-                    if frame.color {
-                        color.data[dst..dst + row]
-                            .copy_from_slice(&tile.color[ly * row..(ly + 1) * row]);
+        let band_len = wu * TILE as usize * su;
+        let depth_bands = depth.data.chunks_mut(band_len);
+        let mut bands: Vec<(&mut [[f32; 4]], &mut [f32])> = if frame.color {
+            color.data.chunks_mut(band_len).zip(depth_bands).collect()
+        } else {
+            depth_bands.map(|d| (&mut [][..], d)).collect()
+        };
+        let band_stats: Vec<Stats> = self.pool.install(|| {
+            bands
+                .par_iter_mut()
+                .enumerate()
+                .map(|(ty, (cband, dband))| {
+                    cband.fill(frame.clear_color);
+                    dband.fill(clear_depth);
+                    let ty = ty as u32;
+                    let mut stats = Stats::default();
+                    for tx in 0..tiles_x {
+                        let (x0, y0) = (tx * TILE, ty * TILE);
+                        let mut tile = TileBuf {
+                            x0,
+                            y0,
+                            w: TILE.min(w - x0),
+                            h: TILE.min(h - y0),
+                            stride: wu,
+                            color: cband,
+                            depth: dband,
+                            stats: Stats::default(),
+                        };
+                        let t = (ty * tiles_x + tx) as usize;
+                        render_tile(frame, &tris, bins.bin(t), &mut tile, &offsets, profile);
+                        stats += tile.stats;
                     }
-                    depth.data[dst..dst + row]
-                        .copy_from_slice(&tile.depth[ly * row..(ly + 1) * row]);
-                }
-            }
+                    stats
+                })
+                .collect()
+        });
+        for b in band_stats {
+            stats += b;
         }
-        // Making and rendering the tiles, not copying them out.
-        stats.raster_shade = raster_shade;
+        stats.raster_shade = t_shade.elapsed();
         out.stats = stats;
         Ok(())
     }
@@ -405,7 +401,7 @@ fn render_tile(
     frame: &Frame,
     tris: &[Tri],
     bin: &[u32],
-    tile: &mut TileBuf,
+    tile: &mut TileBuf<'_>,
     offsets: &[(i64, i64)],
     profile: &Profile,
 ) {
@@ -457,40 +453,59 @@ fn render_tile(
                 }
             }
         }
+        // The least and greatest step of each edge over the quad's
+        // positions: a quad whose three edges stay non-negative at their
+        // least step is covered at every position, one with an edge
+        // negative at its greatest step at none (edge functions are
+        // linear, so these bound every position's value exactly).
+        let used = 4 * ns;
+        let step_min = [0, 1, 2].map(|e| step[e][..used].iter().copied().min().unwrap_or(0));
+        let step_max = [0, 1, 2].map(|e| step[e][..used].iter().copied().max().unwrap_or(0));
+        let full_mask = ((1u16 << ns) - 1) as u8;
         batch.reset(tri.attrs.len(), tri.front);
         pending.clear();
         for qy in (y0..y1).step_by(2) {
             for qx in (x0..x1).step_by(2) {
                 let (bx, by) = (qx as i64 * SUB, qy as i64 * SUB);
                 let e0 = [0, 1, 2].map(|e| tri.a[e] * bx + tri.b[e] * by + tri.c[e]);
+                if (0..3).any(|e| e0[e] + step_max[e] < 0) {
+                    continue;
+                }
                 // Coverage and depth per lane and sample.
                 let mut smask = [0u8; 4];
                 let mut zs = [[0.0f32; MAX_SAMPLES]; 4];
-                for lane in 0..4 {
-                    let lx = qx + (lane as u32 & 1);
-                    let ly = qy + (lane as u32 >> 1);
-                    if lx >= tx1 || ly >= ty1 {
-                        continue;
-                    }
-                    let base = ((ly - tile.y0) * tile.w + (lx - tile.x0)) as usize * ns;
-                    for (s, &(ox, oy)) in offsets.iter().enumerate() {
-                        let k = lane * ns + s;
-                        if (e0[0] + step[0][k]) | (e0[1] + step[1][k]) | (e0[2] + step[2][k]) < 0 {
+                let inside_tile = qx + 1 < tx1 && qy + 1 < ty1;
+                if test.is_none() && inside_tile && (0..3).all(|e| e0[e] + step_min[e] >= 0) {
+                    smask = [full_mask; 4];
+                } else {
+                    for lane in 0..4 {
+                        let lx = qx + (lane as u32 & 1);
+                        let ly = qy + (lane as u32 >> 1);
+                        if lx >= tx1 || ly >= ty1 {
                             continue;
                         }
-                        if let Some(op) = test {
-                            let px = lx as i64 * SUB + ox;
-                            let py = ly as i64 * SUB + oy;
-                            let z = frame.depth_format.quantize(tri.z.at(
-                                px as f32 / SUB as f32 - tri.origin[0],
-                                py as f32 / SUB as f32 - tri.origin[1],
-                            ));
-                            if !op.test(z, tile.depth[base + s]) {
+                        let base = tile.at(lx, ly, ns);
+                        for (s, &(ox, oy)) in offsets.iter().enumerate() {
+                            let k = lane * ns + s;
+                            if (e0[0] + step[0][k]) | (e0[1] + step[1][k]) | (e0[2] + step[2][k])
+                                < 0
+                            {
                                 continue;
                             }
-                            zs[lane][s] = z;
+                            if let Some(op) = test {
+                                let px = lx as i64 * SUB + ox;
+                                let py = ly as i64 * SUB + oy;
+                                let z = frame.depth_format.quantize(tri.z.at(
+                                    px as f32 / SUB as f32 - tri.origin[0],
+                                    py as f32 / SUB as f32 - tri.origin[1],
+                                ));
+                                if !op.test(z, tile.depth[base + s]) {
+                                    continue;
+                                }
+                                zs[lane][s] = z;
+                            }
+                            smask[lane] |= 1 << s;
                         }
-                        smask[lane] |= 1 << s;
                     }
                 }
                 let active = (0..4).fold(0u8, |m, l| if smask[l] != 0 { m | 1 << l } else { m });
@@ -575,7 +590,7 @@ fn flush(
     batch: &QuadBatch,
     pending: &[Pending],
     outs: &mut [[[f32; 4]; 4]],
-    tile: &mut TileBuf,
+    tile: &mut TileBuf<'_>,
     ns: usize,
     write_depth: bool,
 ) {
@@ -594,7 +609,7 @@ fn flush(
             }
             let lx = p.x + (lane as u32 & 1);
             let ly = p.y + (lane as u32 >> 1);
-            let base = ((ly - tile.y0) * tile.w + (lx - tile.x0)) as usize * ns;
+            let base = tile.at(lx, ly, ns);
             for (s, &z) in p.zs[lane].iter().enumerate().take(ns) {
                 if m & (1 << s) == 0 {
                     continue;

@@ -257,6 +257,8 @@ pub struct QuadCtx<'a> {
     pub(crate) tex: TexStats,
     /// Reused by [`Self::sample_batch_rgba`].
     scratch: Vec<Quad>,
+    /// Per-quad results of the batched gather.
+    results: Vec<QuadResult>,
 }
 
 impl<'a> QuadCtx<'a> {
@@ -282,6 +284,7 @@ impl<'a> QuadCtx<'a> {
             profile,
             tex: TexStats::default(),
             scratch: Vec::new(),
+            results: Vec::new(),
         }
     }
 
@@ -455,6 +458,54 @@ impl<'a> QuadCtx<'a> {
         self.tex.sample += n as u64;
         self.tex.texels += lanes * binding.sample_texels();
         s.sample_quads_rgba(args, &self.scratch, &mut out[..n]);
+    }
+
+    /// [`Self::gather`] for every quad of `batch` at once, quad `i` at
+    /// `coords(i)`, into `out[i]` (each lane's four results as `f32`, as
+    /// [`texels_f32`] gives them): the sampler's batched gather
+    /// (`QuadSampler::gather_quads`, its planar kernel for full quads),
+    /// with the same values quad by quad. A missing binding gives zeros.
+    pub fn gather_batch(
+        &mut self,
+        b: usize,
+        args: &GatherArgs,
+        batch: &QuadBatch,
+        coords: impl Fn(usize) -> [[f32; 4]; 4],
+        out: &mut [[[f32; 4]; 4]],
+    ) {
+        let n = batch.len().min(out.len());
+        if self.bindings.get(b).is_none() {
+            out.iter_mut().take(n).for_each(|o| *o = [[0.0; 4]; 4]);
+            return;
+        }
+        self.scratch.clear();
+        let mut lanes = 0u64;
+        for i in 0..n {
+            let (active, helper) = batch.masks(i);
+            lanes += u64::from((active | helper).count_ones());
+            self.scratch.push(Quad {
+                coords: coords(i),
+                active,
+                helper,
+            });
+        }
+        self.tex.gather += n as u64;
+        self.tex.texels += 4 * lanes;
+        self.results.clear();
+        self.results.resize(n, QuadResult::EMPTY);
+        match self.samplers.get_mut(b) {
+            Some(s) => s.gather_quads(args, &self.scratch, &mut self.results),
+            None => {
+                if let Some(binding) = self.bindings.get(b) {
+                    for (r, q) in self.results.iter_mut().zip(&self.scratch) {
+                        *r = gather(&binding.view, &binding.sampler, self.profile, args, q);
+                    }
+                }
+            }
+        }
+        for (o, r) in out.iter_mut().zip(&self.results) {
+            *o = texels_f32(r);
+        }
     }
 
     /// `gather` on binding `b` at `coords`. A missing binding gives
