@@ -13,7 +13,11 @@ use quadtex::raster::{
 use quadtex::sampler::{AddressMode, Filter, GatherArgs, MipmapMode, Profile, SamplerHeader};
 
 fn textures() -> Textures {
-    Textures::new(&gl_workloads::default_level0(), &gl_workloads::default_shadow()).unwrap()
+    Textures::new(
+        &gl_workloads::default_level0(),
+        &gl_workloads::default_shadow(),
+    )
+    .unwrap()
 }
 
 fn variant(name: &str) -> gl_workloads::Variant {
@@ -23,7 +27,9 @@ fn variant(name: &str) -> gl_workloads::Variant {
 #[test]
 fn flat_frame_is_fract_of_the_interpolated_uv() {
     let r = gl_workloads::renderer(2, Profile::VULKAN).unwrap();
-    let out = r.render(&gl_workloads::frame(&variant("no_texture"), &textures())).unwrap();
+    let out = r
+        .render(&gl_workloads::frame(&variant("no_texture"), &textures()))
+        .unwrap();
     let (w, h) = (gl_workloads::WIDTH as usize, gl_workloads::HEIGHT as usize);
     // Pixel centre (x + 0.5, y + 0.5), top row first; uv = 3 * screen uv
     // with screen v = 1 at the top.
@@ -31,8 +37,14 @@ fn flat_frame_is_fract_of_the_interpolated_uv() {
         let u = 3.0 * (x as f64 + 0.5) / w as f64;
         let v = 3.0 * (1.0 - (y as f64 + 0.5) / h as f64);
         let px = out.color.data[y * w + x];
-        assert!((f64::from(px[0]) - (u - u.floor())).abs() < 1e-4, "{x},{y}: {px:?}");
-        assert!((f64::from(px[1]) - (v - v.floor())).abs() < 1e-4, "{x},{y}: {px:?}");
+        assert!(
+            (f64::from(px[0]) - (u - u.floor())).abs() < 1e-4,
+            "{x},{y}: {px:?}"
+        );
+        assert!(
+            (f64::from(px[1]) - (v - v.floor())).abs() < 1e-4,
+            "{x},{y}: {px:?}"
+        );
         assert_eq!([px[2], px[3]], [0.0, 1.0]);
     }
     let bytes = gl_workloads::rgba8_top_first(&out);
