@@ -427,6 +427,28 @@ impl<'a> QuadCtx<'a> {
         s.sample_rgba(args, &quad)
     }
 
+    /// Fills the scratch quads with the first `n` quads of `batch` at
+    /// `coords(i)`; returns their running lanes (active or helper).
+    fn load_scratch(
+        &mut self,
+        batch: &QuadBatch,
+        n: usize,
+        coords: impl Fn(usize) -> [[f32; 4]; 4],
+    ) -> u64 {
+        self.scratch.clear();
+        let mut lanes = 0u64;
+        for i in 0..n {
+            let (active, helper) = batch.masks(i);
+            lanes += u64::from((active | helper).count_ones());
+            self.scratch.push(Quad {
+                coords: coords(i),
+                active,
+                helper,
+            });
+        }
+        lanes
+    }
+
     /// [`Self::sample_rgba`] for every quad of `batch` at once, quad `i`
     /// at `coords(i)`, into `out[i]`: the sampler's batched kernels
     /// (`QuadSampler::sample_quads_rgba`, several quads per register),
@@ -440,21 +462,14 @@ impl<'a> QuadCtx<'a> {
         out: &mut [[[f32; 4]; 4]],
     ) {
         let n = batch.len().min(out.len());
-        let (Some(s), Some(binding)) = (self.samplers.get_mut(b), self.bindings.get(b)) else {
+        if self.samplers.get(b).is_none() || self.bindings.get(b).is_none() {
             out.iter_mut().take(n).for_each(|o| *o = [[0.0; 4]; 4]);
             return;
-        };
-        self.scratch.clear();
-        let mut lanes = 0u64;
-        for i in 0..n {
-            let (active, helper) = batch.masks(i);
-            lanes += u64::from((active | helper).count_ones());
-            self.scratch.push(Quad {
-                coords: coords(i),
-                active,
-                helper,
-            });
         }
+        let lanes = self.load_scratch(batch, n, coords);
+        let (Some(s), Some(binding)) = (self.samplers.get_mut(b), self.bindings.get(b)) else {
+            return;
+        };
         self.tex.sample += n as u64;
         self.tex.texels += lanes * binding.sample_texels();
         s.sample_quads_rgba(args, &self.scratch, &mut out[..n]);
@@ -478,17 +493,7 @@ impl<'a> QuadCtx<'a> {
             out.iter_mut().take(n).for_each(|o| *o = [[0.0; 4]; 4]);
             return;
         }
-        self.scratch.clear();
-        let mut lanes = 0u64;
-        for i in 0..n {
-            let (active, helper) = batch.masks(i);
-            lanes += u64::from((active | helper).count_ones());
-            self.scratch.push(Quad {
-                coords: coords(i),
-                active,
-                helper,
-            });
-        }
+        let lanes = self.load_scratch(batch, n, coords);
         self.tex.gather += n as u64;
         self.tex.texels += 4 * lanes;
         self.results.clear();
