@@ -38,10 +38,11 @@ use glam::{Mat4, Vec4};
 use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat};
 use quadtex_raster::{
     BlendMode, CullMode, DrawCall, DrawState, FragmentShader, Frame, Mesh, QuadBatch, QuadCtx,
-    Rendered, Renderer, TextureBinding,
+    Rendered, Renderer, TextureBinding, MAX_BATCH_QUADS,
 };
 use quadtex_sampler::{
-    AddressMode, CompareOp, Filter, GatherArgs, MipmapMode, Profile, SampleArgs, SamplerHeader,
+    AddressMode, CompareOp, Filter, GatherArgs, MipmapMode, PlanarOut, Profile, QuadCoords,
+    SampleArgs, SamplerHeader,
 };
 
 /// Target width in pixels.
@@ -453,7 +454,7 @@ impl FragmentShader for Shader {
                 *out = quadtex_raster::texels_f32(&r);
             }
             Lookup::Shadow => {
-                let dref = coords.map(|c| 0.5 + 0.2 * (c[0] * 5.0).sin());
+                let dref = coords.map(|c| shadow_ref(c[0]));
                 let args = SampleArgs {
                     dref: Some(dref),
                     ..Default::default()
@@ -466,42 +467,51 @@ impl FragmentShader for Shader {
         }
     }
 
-    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut [[[f32; 4]; 4]]) {
+    /// The whole batch on planes: attributes in, the sampler's planar
+    /// kernels straight into the colour planes (the same values as
+    /// `shade`).
+    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut PlanarOut<'_>) {
+        let coords = batch.coords2_planar(0);
         match self.lookup {
             Lookup::Sample { .. } => {
-                q.sample_batch_rgba(
-                    0,
-                    &SampleArgs::default(),
-                    batch,
-                    |i| batch.coords2(i, 0),
-                    out,
-                );
+                q.sample_planar(0, &SampleArgs::default(), &coords, out);
             }
             Lookup::Gather => {
-                q.gather_batch(
-                    0,
-                    &GatherArgs::default(),
-                    batch,
-                    |i| batch.coords2(i, 0),
-                    out,
-                );
+                q.gather_planar(0, &GatherArgs::default(), &coords, out);
             }
             Lookup::Flat => {
-                for (i, o) in out.iter_mut().enumerate().take(batch.len()) {
-                    let (u, v) = (batch.attr(i, 0), batch.attr(i, 1));
-                    for l in 0..4 {
-                        o[l] = [u[l] - u[l].floor(), v[l] - v[l].floor(), 0.0, 1.0];
-                    }
+                let n = 4 * batch.len();
+                for (o, &u) in out.r[..n].iter_mut().zip(coords.s) {
+                    *o = u - u.floor();
                 }
+                for (o, &v) in out.g[..n].iter_mut().zip(coords.t) {
+                    *o = v - v.floor();
+                }
+                out.b[..n].fill(0.0);
+                out.a[..n].fill(1.0);
             }
             Lookup::Shadow => {
-                for (i, o) in out.iter_mut().enumerate().take(batch.len()) {
-                    batch.load(i, q);
-                    self.shade(q, o);
+                let mut dref = [0.0f32; 4 * MAX_BATCH_QUADS];
+                let n = coords.s.len().min(dref.len());
+                for (d, &u) in dref[..n].iter_mut().zip(coords.s) {
+                    *d = shadow_ref(u);
                 }
+                let coords = QuadCoords {
+                    dref: &dref[..n],
+                    ..coords
+                };
+                q.sample_planar(0, &SampleArgs::default(), &coords, out);
+                out.g[..n].copy_from_slice(&out.r[..n]);
+                out.b[..n].copy_from_slice(&out.r[..n]);
+                out.a[..n].copy_from_slice(&out.r[..n]);
             }
         }
     }
+}
+
+/// The shadow workload's depth reference at `u`: `0.5 + 0.2 * sin(5u)`.
+fn shadow_ref(u: f32) -> f32 {
+    0.5 + 0.2 * (u * 5.0).sin()
 }
 
 /// The frame of `variant`: one draw of its mapping's two triangles with

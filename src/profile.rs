@@ -207,6 +207,7 @@ impl Workload {
             t: &pt,
             r: &pr,
             a: &pa,
+            dref: &[],
         };
         let mut planes = [(); 4].map(|_| vec![0.0f32; 4 * self.quads.len()]);
         let mut fetcher = QuadFetcher::new(&self.view);

@@ -597,6 +597,7 @@ fn run(u: &mut Unstructured<'_>, sampled: &mut bool) -> Result<()> {
         t: &pt,
         r: &pr,
         a: &pa,
+        dref: &[],
     };
     for level in SimdLevel::ALL.into_iter().filter(|l| l.supported()) {
         let mut planes = [(); 4].map(|_| vec![f32::NAN; ps.len()]);

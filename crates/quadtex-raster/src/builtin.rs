@@ -12,12 +12,14 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3, Vec4};
 use quadtex_format::{Texture, TextureKind};
 use quadtex_sampler::{
-    AddressMode, BorderColor, CompareOp, FetchArgs, Filter, GatherArgs, Lod, SampleArgs,
-    SamplerHeader, TextureHeader,
+    AddressMode, BorderColor, CompareOp, FetchArgs, Filter, GatherArgs, Lod, PlanarOut, QuadCoords,
+    SampleArgs, SamplerHeader, TextureHeader,
 };
 
 use crate::mesh::{ATTR_NORMAL, ATTR_UV, ATTR_WORLD};
-use crate::shader::{texels_f32, FragmentShader, QuadBatch, QuadCtx, TextureBinding};
+use crate::shader::{
+    texels_f32, FragmentShader, QuadBatch, QuadCtx, TextureBinding, MAX_BATCH_QUADS,
+};
 
 /// Reads attributes `k..k + 3` as one `Vec3` per lane.
 fn vec3s(q: &QuadCtx<'_>, k: usize) -> [Vec3; 4] {
@@ -76,32 +78,49 @@ impl FragmentShader for Unlit {
         }
     }
 
-    /// The whole batch in one sampler call (the same values as `shade`).
-    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut [[[f32; 4]; 4]]) {
+    /// The whole batch in one planar sampler call, straight into `out`
+    /// (the same values as `shade`).
+    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut PlanarOut<'_>) {
         let cube = q
             .binding(0)
             .is_some_and(|b| matches!(b.view.kind, TextureKind::Cube | TextureKind::CubeArray));
-        let coords = |i: usize| -> [[f32; 4]; 4] {
-            if cube {
-                let (x, y, z) = (
-                    batch.attr(i, ATTR_WORLD),
-                    batch.attr(i, ATTR_WORLD + 1),
-                    batch.attr(i, ATTR_WORLD + 2),
-                );
-                std::array::from_fn(|l| {
-                    let d = self
-                        .object_from_world
-                        .transform_point3(Vec3::new(x[l], y[l], z[l]));
-                    [d.x, d.y, d.z, 0.0]
-                })
-            } else {
-                batch.coords2(i, self.uv)
+        if cube {
+            // Directions from the object's centre, one plane each.
+            let mut d = [[0.0f32; 4 * MAX_BATCH_QUADS]; 3];
+            let (x, y, z) = (
+                batch.attr_plane(ATTR_WORLD),
+                batch.attr_plane(ATTR_WORLD + 1),
+                batch.attr_plane(ATTR_WORLD + 2),
+            );
+            let n = x.len().min(y.len()).min(z.len()).min(4 * MAX_BATCH_QUADS);
+            for j in 0..n {
+                let v = self
+                    .object_from_world
+                    .transform_point3(Vec3::new(x[j], y[j], z[j]));
+                (d[0][j], d[1][j], d[2][j]) = (v.x, v.y, v.z);
             }
-        };
-        q.sample_batch_rgba(0, &SampleArgs::default(), batch, coords, out);
-        for o in out.iter_mut().take(batch.len()) {
-            for lane in o.iter_mut() {
-                *lane = std::array::from_fn(|c| lane[c] * self.tint[c]);
+            let coords = QuadCoords {
+                s: &d[0][..n],
+                t: &d[1][..n],
+                r: &d[2][..n],
+                ..QuadCoords::default()
+            };
+            q.sample_planar(0, &SampleArgs::default(), &coords, out);
+        } else {
+            q.sample_planar(
+                0,
+                &SampleArgs::default(),
+                &batch.coords2_planar(self.uv),
+                out,
+            );
+        }
+        let n = 4 * batch.len();
+        for (plane, &k) in [&mut *out.r, &mut *out.g, &mut *out.b, &mut *out.a]
+            .into_iter()
+            .zip(&self.tint)
+        {
+            for v in plane.iter_mut().take(n) {
+                *v *= k;
             }
         }
     }
@@ -156,20 +175,33 @@ impl FragmentShader for Lambert {
         self.light(q, &t, out);
     }
 
-    /// The batch's texels in one sampler call, then the lighting quad by
-    /// quad (the same values as `shade`).
-    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut [[[f32; 4]; 4]]) {
-        q.sample_batch_rgba(
+    /// The batch's texels in one planar sampler call, then the lighting
+    /// lane by lane on the planes (the same values as `shade`).
+    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut PlanarOut<'_>) {
+        q.sample_planar(
             0,
             &SampleArgs::default(),
-            batch,
-            |i| batch.coords2(i, self.uv),
+            &batch.coords2_planar(self.uv),
             out,
         );
-        for (i, o) in out.iter_mut().enumerate().take(batch.len()) {
-            batch.load(i, q);
-            let t = *o;
-            self.light(q, &t, o);
+        let (nx, ny, nz) = (
+            batch.attr_plane(self.normal),
+            batch.attr_plane(self.normal + 1),
+            batch.attr_plane(self.normal + 2),
+        );
+        let l = self.light_dir.normalize_or_zero();
+        for j in 0..4 * batch.len() {
+            let n = Vec3::new(
+                nx.get(j).copied().unwrap_or(0.0),
+                ny.get(j).copied().unwrap_or(0.0),
+                nz.get(j).copied().unwrap_or(0.0),
+            );
+            let k = self.lit(n, l);
+            let t = self.tint;
+            out.r[j] = out.r[j] * t[0] * k.x;
+            out.g[j] = out.g[j] * t[1] * k.y;
+            out.b[j] = out.b[j] * t[2] * k.z;
+            out.a[j] *= t[3];
         }
     }
 }
@@ -179,14 +211,10 @@ impl Lambert {
     /// normals.
     fn light(&self, q: &QuadCtx<'_>, t: &[[f32; 4]; 4], out: &mut [[f32; 4]; 4]) {
         let n = vec3s(q, self.normal);
-        let l = self.light_dir.normalize_or_zero();
         let tint = self.tint;
+        let l = self.light_dir.normalize_or_zero();
         for lane in 0..4 {
-            let nn = n[lane].normalize_or_zero();
-            let mut k = self.ambient + self.light_color * nn.dot(l).max(0.0);
-            for &(dir, color) in &self.more_lights {
-                k += color * nn.dot(dir.normalize_or_zero()).max(0.0);
-            }
+            let k = self.lit(n[lane], l);
             out[lane] = [
                 t[lane][0] * tint[0] * k.x,
                 t[lane][1] * tint[1] * k.y,
@@ -194,6 +222,17 @@ impl Lambert {
                 t[lane][3] * tint[3],
             ];
         }
+    }
+
+    /// `ambient + sum of light * max(0, N . L)` for normal `n`, `l` the
+    /// first light's normalized direction.
+    fn lit(&self, n: Vec3, l: Vec3) -> Vec3 {
+        let nn = n.normalize_or_zero();
+        let mut k = self.ambient + self.light_color * nn.dot(l).max(0.0);
+        for &(dir, color) in &self.more_lights {
+            k += color * nn.dot(dir.normalize_or_zero()).max(0.0);
+        }
+        k
     }
 }
 

@@ -92,10 +92,12 @@ pub use mesh::{Mesh, ATTR_NORMAL, ATTR_UV, ATTR_WORLD, STD_ATTRS};
 pub use pipeline::{
     sample_positions, BlendMode, CullMode, DepthFormat, DrawCall, DrawState, Frame,
 };
+pub use quadtex_sampler::{PlanarOut, QuadCoords};
 pub use render::{fullscreen_triangle, Rendered, Renderer, MAX_ATTRIBUTES, MAX_THREADS, TILE};
 pub use scene::{render_scene, RenderOptions, RenderedScene, Scene};
 pub use shader::{
-    shader_fn, texels_f32, FnShader, FragmentShader, QuadBatch, QuadCtx, TextureBinding,
+    shader_fn, store_quad, texels_f32, FnShader, FragmentShader, QuadBatch, QuadCtx,
+    TextureBinding, MAX_BATCH_QUADS,
 };
 pub use stats::{Stats, TexStats};
 pub use target::{

@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use glam::{Mat4, Vec3};
 use quadtex_format::TextureFormat;
-use quadtex_sampler::Profile;
+use quadtex_sampler::{PlanarOut, Profile};
 use rayon::prelude::*;
 
 use crate::builtin::MsaaResolve;
@@ -21,7 +21,7 @@ use crate::error::{Error, Result, MAX_TARGET_EXTENT};
 use crate::mesh::Mesh;
 use crate::pipeline::{sample_positions, DrawCall, DrawState, Frame};
 use crate::setup::{setup_draw, Tri, SUB};
-use crate::shader::{QuadBatch, QuadCtx};
+use crate::shader::{QuadBatch, QuadCtx, MAX_BATCH_QUADS};
 use crate::stats::Stats;
 use crate::target::{try_filled, try_resize, ColorTarget, DepthTarget};
 
@@ -412,7 +412,7 @@ fn render_tile(
     // writes to the flush changes nothing).
     let mut batch = QuadBatch::default();
     let mut pending: Vec<Pending> = Vec::with_capacity(BATCH);
-    let mut outs = vec![[[0.0f32; 4]; 4]; BATCH];
+    let mut outs: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; 4 * BATCH]);
     let (tx1, ty1) = (tile.x0 + tile.w, tile.y0 + tile.h);
     for &ti in bin {
         let tri = &tris[ti as usize];
@@ -513,17 +513,6 @@ fn render_tile(
                     continue;
                 }
                 batch.push(qx, qy, active, !active & 0xf);
-                if frame.color {
-                    let dx: [f32; 4] =
-                        std::array::from_fn(|l| (qx + (l as u32 & 1)) as f32 + 0.5 - tri.origin[0]);
-                    let dy: [f32; 4] = std::array::from_fn(|l| {
-                        (qy + (l as u32 >> 1)) as f32 + 0.5 - tri.origin[1]
-                    });
-                    let rcp: [f32; 4] = std::array::from_fn(|l| 1.0 / tri.inv_w.at(dx[l], dy[l]));
-                    for (slot, p) in batch.attrs_mut().iter_mut().zip(tri.attrs.iter()) {
-                        *slot = std::array::from_fn(|l| p.at(dx[l], dy[l]) * rcp[l]);
-                    }
-                }
                 pending.push(Pending {
                     x: qx,
                     y: qy,
@@ -537,8 +526,9 @@ fn render_tile(
                     flush(
                         frame,
                         draw,
+                        tri,
                         q,
-                        &batch,
+                        &mut batch,
                         &pending,
                         &mut outs,
                         tile,
@@ -553,8 +543,9 @@ fn render_tile(
         flush(
             frame,
             draw,
+            tri,
             q,
-            &batch,
+            &mut batch,
             &pending,
             &mut outs,
             tile,
@@ -569,7 +560,7 @@ fn render_tile(
 
 /// Quads shaded per [`crate::FragmentShader::shade_batch`] call: four AVX-512
 /// sampler registers' worth, and a few kilobytes of attributes.
-const BATCH: usize = 64;
+const BATCH: usize = MAX_BATCH_QUADS;
 
 /// A covered quad waiting for its shading: where it is, which samples
 /// passed, and their depths.
@@ -580,16 +571,18 @@ struct Pending {
     zs: [[f32; MAX_SAMPLES]; 4],
 }
 
-/// Shades the batch (when the frame has colour) and writes each quad's
-/// samples: depth where the draw writes it, blended colour.
+/// Interpolates and shades the batch (when the frame has colour), then
+/// writes each quad's samples: depth where the draw writes it, blended
+/// colour.
 #[allow(clippy::too_many_arguments)]
 fn flush(
     frame: &Frame,
     draw: &DrawCall,
+    tri: &Tri,
     q: &mut QuadCtx<'_>,
-    batch: &QuadBatch,
+    batch: &mut QuadBatch,
     pending: &[Pending],
-    outs: &mut [[[f32; 4]; 4]],
+    outs: &mut [Vec<f32>; 4],
     tile: &mut TileBuf<'_>,
     ns: usize,
     write_depth: bool,
@@ -597,16 +590,27 @@ fn flush(
     if pending.is_empty() {
         return;
     }
-    let outs = &mut outs[..pending.len()];
+    let n = 4 * pending.len();
     if frame.color {
-        draw.shader.shade_batch(q, batch, outs);
+        batch.interpolate(tri.origin, &tri.inv_w, &tri.attrs);
+        let [r, g, b, a] = outs;
+        let mut planes = PlanarOut {
+            r: &mut r[..n],
+            g: &mut g[..n],
+            b: &mut b[..n],
+            a: &mut a[..n],
+        };
+        draw.shader.shade_batch(q, batch, &mut planes);
     }
-    for (p, out) in pending.iter().zip(outs.iter()) {
-        for (lane, &colour) in out.iter().enumerate() {
+    let [r, g, b, a] = outs;
+    for (i, p) in pending.iter().enumerate() {
+        for lane in 0..4 {
             let m = p.smask[lane];
             if m == 0 {
                 continue;
             }
+            let j = 4 * i + lane;
+            let colour = [r[j], g[j], b[j], a[j]];
             let lx = p.x + (lane as u32 & 1);
             let ly = p.y + (lane as u32 >> 1);
             let base = tile.at(lx, ly, ns);

@@ -15,10 +15,11 @@ use quadtex_format::TextureKind;
 use quadtex_format::{Texel, Texture};
 use quadtex_sampler::lod::LodResult;
 use quadtex_sampler::{
-    fetch, gather, query_lod, FetchArgs, Filter, GatherArgs, MipmapMode, Profile, Quad,
-    QuadFetcher, QuadResult, QuadSampler, SampleArgs, SamplerHeader, TextureHeader,
+    fetch, gather, query_lod, FetchArgs, Filter, GatherArgs, MipmapMode, PlanarOut, Profile, Quad,
+    QuadCoords, QuadFetcher, QuadResult, QuadSampler, SampleArgs, SamplerHeader, TextureHeader,
 };
 
+use crate::setup::Plane;
 use crate::stats::TexStats;
 
 /// A texture view and the sampler that reads it.
@@ -100,54 +101,114 @@ pub trait FragmentShader: Send + Sync {
     fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]);
 
     /// Shades the quads of `batch` (neighbouring quads of one triangle in
-    /// one tile) into `out[i]`, quad `i`'s result. The default loads each
-    /// quad into `q` and calls [`Self::shade`]; shaders whose texture reads
-    /// do not depend on other reads can override it to sample the whole
-    /// batch at once ([`QuadCtx::sample_batch_rgba`]), which lets the
-    /// sampler fill its widest registers. Either way the results must be
-    /// what [`Self::shade`] gives quad by quad.
-    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut [[[f32; 4]; 4]]) {
-        for (i, o) in out.iter_mut().enumerate().take(batch.len()) {
+    /// one tile, all four lanes of each running) into the planes of `out`:
+    /// lane `l` of quad `i` at index `4i + l` of `out.r`, `out.g`, `out.b`
+    /// and `out.a` (each at least `4 * batch.len()` long). The default
+    /// loads each quad into `q` and calls [`Self::shade`]; shaders whose
+    /// texture reads do not depend on other reads can override it to work
+    /// on the attribute planes ([`QuadBatch::attr_plane`]) and sample the
+    /// whole batch at once ([`QuadCtx::sample_planar`]), which lets the
+    /// sampler fill its widest registers and write straight into `out`.
+    /// Either way the results must be what [`Self::shade`] gives quad by
+    /// quad.
+    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut PlanarOut<'_>) {
+        for i in 0..batch.len() {
             batch.load(i, q);
-            self.shade(q, o);
+            let mut o = [[0.0f32; 4]; 4];
+            self.shade(q, &mut o);
+            store_quad(out, i, &o);
         }
     }
 }
 
+/// Writes quad `i`'s lane-major colours `o` into the planes of `out`
+/// (entries past a plane's end are dropped).
+pub fn store_quad(out: &mut PlanarOut<'_>, i: usize, o: &[[f32; 4]; 4]) {
+    for (l, v) in o.iter().enumerate() {
+        let j = 4 * i + l;
+        for (plane, &c) in [&mut *out.r, &mut *out.g, &mut *out.b, &mut *out.a]
+            .into_iter()
+            .zip(v)
+        {
+            if let Some(d) = plane.get_mut(j) {
+                *d = c;
+            }
+        }
+    }
+}
+
+/// The most quads in one [`QuadBatch`]: 64, four AVX-512 sampler
+/// registers' worth.
+pub const MAX_BATCH_QUADS: usize = 64;
+
 /// Quads of one triangle in one tile, shaded together
 /// ([`FragmentShader::shade_batch`]): their origins, masks and
-/// interpolated attributes.
+/// interpolated attributes, the attributes as planes (structure of
+/// arrays: lane `l` of quad `i` at `4i + l`).
 #[derive(Clone, Debug, Default)]
 pub struct QuadBatch {
     origin: Vec<(u32, u32)>,
     masks: Vec<(u8, u8)>,
-    attrs: Vec<[f32; 4]>,
+    /// Attribute `k`'s plane at `k * 4 * MAX_BATCH_QUADS`.
+    planes: Vec<f32>,
+    /// Per-lane offsets from the triangle's origin and `1 / (1/w)`.
+    dx: Vec<f32>,
+    dy: Vec<f32>,
+    rcp: Vec<f32>,
     nattrs: usize,
     front_facing: bool,
 }
+
+/// Entries of one attribute plane.
+const PLANE: usize = 4 * MAX_BATCH_QUADS;
 
 impl QuadBatch {
     /// An empty batch of quads with `nattrs` attributes.
     pub(crate) fn reset(&mut self, nattrs: usize, front_facing: bool) {
         self.origin.clear();
         self.masks.clear();
-        self.attrs.clear();
+        if self.planes.len() != nattrs * PLANE {
+            self.planes.resize(nattrs * PLANE, 0.0);
+        }
+        for v in [&mut self.dx, &mut self.dy, &mut self.rcp] {
+            v.resize(PLANE, 0.0);
+        }
         self.nattrs = nattrs;
         self.front_facing = front_facing;
     }
 
-    /// Appends a quad at `(x, y)` with its masks; its attributes follow
-    /// through [`Self::attrs_mut`].
+    /// Appends a quad at `(x, y)` with its masks (at most
+    /// [`MAX_BATCH_QUADS`]; the renderer flushes before). Its attributes
+    /// come with [`Self::interpolate`].
     pub(crate) fn push(&mut self, x: u32, y: u32, active: u8, helper: u8) {
+        debug_assert!(self.origin.len() < MAX_BATCH_QUADS);
         self.origin.push((x, y));
         self.masks.push((active, helper));
-        self.attrs.resize(self.attrs.len() + self.nattrs, [0.0; 4]);
     }
 
-    /// The attributes of the last quad pushed.
-    pub(crate) fn attrs_mut(&mut self) -> &mut [[f32; 4]] {
-        let n = self.attrs.len();
-        &mut self.attrs[n - self.nattrs..]
+    /// Fills every attribute plane: attribute `k` at each lane's pixel
+    /// centre, `attrs[k].at(dx, dy) / inv_w.at(dx, dy)` with `(dx, dy)`
+    /// the centre's offset from `origin` (perspective-correct), a plane at
+    /// a time so the loops run in SIMD registers; the same operations per
+    /// lane as a quad at a time.
+    pub(crate) fn interpolate(&mut self, origin: [f32; 2], inv_w: &Plane, attrs: &[Plane]) {
+        let n = 4 * self.origin.len();
+        for (i, &(x, y)) in self.origin.iter().enumerate() {
+            for l in 0..4 {
+                self.dx[4 * i + l] = (x + (l as u32 & 1)) as f32 + 0.5 - origin[0];
+                self.dy[4 * i + l] = (y + (l as u32 >> 1)) as f32 + 0.5 - origin[1];
+            }
+        }
+        let (dx, dy) = (&self.dx[..n], &self.dy[..n]);
+        for ((r, &x), &y) in self.rcp[..n].iter_mut().zip(dx).zip(dy) {
+            *r = 1.0 / inv_w.at(x, y);
+        }
+        let rcp = &self.rcp[..n];
+        for (plane, p) in self.planes.chunks_exact_mut(PLANE).zip(attrs) {
+            for (((v, &x), &y), &r) in plane[..n].iter_mut().zip(dx).zip(dy).zip(rcp) {
+                *v = p.at(x, y) * r;
+            }
+        }
     }
 
     /// Number of quads.
@@ -165,16 +226,27 @@ impl QuadBatch {
         self.masks.get(i).copied().unwrap_or((0, 0))
     }
 
+    /// Quad `i`'s origin (lane 0's pixel; both even).
+    pub fn origin(&self, i: usize) -> (u32, u32) {
+        self.origin.get(i).copied().unwrap_or((0, 0))
+    }
+
+    /// Attribute `k` of every lane of the batch, lane `l` of quad `i` at
+    /// `4i + l` (`4 * len()` entries; empty past the last attribute).
+    pub fn attr_plane(&self, k: usize) -> &[f32] {
+        if k >= self.nattrs {
+            return &[];
+        }
+        &self.planes[k * PLANE..k * PLANE + 4 * self.len()]
+    }
+
     /// Quad `i`'s attribute `k` per lane (zeros past the end), as
     /// [`QuadCtx::attr`].
     pub fn attr(&self, i: usize, k: usize) -> [f32; 4] {
-        if k >= self.nattrs {
-            return [0.0; 4];
+        match self.attr_plane(k).get(4 * i..4 * i + 4) {
+            Some(v) => [v[0], v[1], v[2], v[3]],
+            None => [0.0; 4],
         }
-        self.attrs
-            .get(i * self.nattrs + k)
-            .copied()
-            .unwrap_or([0.0; 4])
     }
 
     /// Quad `i`'s `[s, t, 0, 0]` from attributes `s` and `s + 1`, as
@@ -184,9 +256,19 @@ impl QuadBatch {
         std::array::from_fn(|l| [u[l], v[l], 0.0, 0.0])
     }
 
+    /// The batch's coordinates `(s, t)` from attributes `s` and `s + 1`
+    /// as the sampler's planes ([`QuadCtx::sample_planar`]).
+    pub fn coords2_planar(&self, s: usize) -> QuadCoords<'_> {
+        QuadCoords {
+            s: self.attr_plane(s),
+            t: self.attr_plane(s + 1),
+            ..QuadCoords::default()
+        }
+    }
+
     /// Fills `q` with quad `i` (origin, masks, facing, attributes).
     pub fn load(&self, i: usize, q: &mut QuadCtx<'_>) {
-        let (x, y) = self.origin.get(i).copied().unwrap_or((0, 0));
+        let (x, y) = self.origin(i);
         let (active, helper) = self.masks(i);
         q.x = x;
         q.y = y;
@@ -196,8 +278,8 @@ impl QuadBatch {
         if q.attrs.len() != self.nattrs {
             q.attrs.resize(self.nattrs, [0.0; 4]);
         }
-        if let Some(a) = self.attrs.get(i * self.nattrs..(i + 1) * self.nattrs) {
-            q.attrs.copy_from_slice(a);
+        for (k, a) in q.attrs.iter_mut().enumerate() {
+            *a = self.attr(i, k);
         }
     }
 }
@@ -255,10 +337,6 @@ pub struct QuadCtx<'a> {
     fetchers: Vec<QuadFetcher<'a>>,
     profile: &'a Profile,
     pub(crate) tex: TexStats,
-    /// Reused by [`Self::sample_batch_rgba`].
-    scratch: Vec<Quad>,
-    /// Per-quad results of the batched gather.
-    results: Vec<QuadResult>,
 }
 
 impl<'a> QuadCtx<'a> {
@@ -283,8 +361,6 @@ impl<'a> QuadCtx<'a> {
             fetchers: bindings.iter().map(|b| QuadFetcher::new(&b.view)).collect(),
             profile,
             tex: TexStats::default(),
-            scratch: Vec::new(),
-            results: Vec::new(),
         }
     }
 
@@ -427,90 +503,48 @@ impl<'a> QuadCtx<'a> {
         s.sample_rgba(args, &quad)
     }
 
-    /// Fills the scratch quads with the first `n` quads of `batch` at
-    /// `coords(i)`; returns their running lanes (active or helper).
-    fn load_scratch(
-        &mut self,
-        batch: &QuadBatch,
-        n: usize,
-        coords: impl Fn(usize) -> [[f32; 4]; 4],
-    ) -> u64 {
-        self.scratch.clear();
-        let mut lanes = 0u64;
-        for i in 0..n {
-            let (active, helper) = batch.masks(i);
-            lanes += u64::from((active | helper).count_ones());
-            self.scratch.push(Quad {
-                coords: coords(i),
-                active,
-                helper,
-            });
-        }
-        lanes
-    }
-
-    /// [`Self::sample_rgba`] for every quad of `batch` at once, quad `i`
-    /// at `coords(i)`, into `out[i]`: the sampler's batched kernels
-    /// (`QuadSampler::sample_quads_rgba`, several quads per register),
-    /// with the same values quad by quad.
-    pub fn sample_batch_rgba(
+    /// `tex` on binding `b` for whole quads given as planes (every lane
+    /// running; see `QuadSampler::sample_planar`), results straight into
+    /// the planes of `out`: the sampler's planar kernel, with the values
+    /// [`Self::sample_rgba`] gives quad by quad. A depth reference plane in
+    /// `coords` (`QuadCoords::dref`) gives each lane its own reference.
+    /// Returns the quads written; a missing binding writes zeros.
+    pub fn sample_planar(
         &mut self,
         b: usize,
         args: &SampleArgs,
-        batch: &QuadBatch,
-        coords: impl Fn(usize) -> [[f32; 4]; 4],
-        out: &mut [[[f32; 4]; 4]],
-    ) {
-        let n = batch.len().min(out.len());
-        if self.samplers.get(b).is_none() || self.bindings.get(b).is_none() {
-            out.iter_mut().take(n).for_each(|o| *o = [[0.0; 4]; 4]);
-            return;
-        }
-        let lanes = self.load_scratch(batch, n, coords);
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+    ) -> usize {
         let (Some(s), Some(binding)) = (self.samplers.get_mut(b), self.bindings.get(b)) else {
-            return;
+            return zero_planes(coords, out);
         };
+        let n = s.sample_planar(args, coords, out);
         self.tex.sample += n as u64;
-        self.tex.texels += lanes * binding.sample_texels();
-        s.sample_quads_rgba(args, &self.scratch, &mut out[..n]);
+        self.tex.texels += 4 * n as u64 * binding.sample_texels();
+        n
     }
 
-    /// [`Self::gather`] for every quad of `batch` at once, quad `i` at
-    /// `coords(i)`, into `out[i]` (each lane's four results as `f32`, as
-    /// [`texels_f32`] gives them): the sampler's batched gather
-    /// (`QuadSampler::gather_quads`, its planar kernel for full quads),
-    /// with the same values quad by quad. A missing binding gives zeros.
-    pub fn gather_batch(
+    /// `gather` on binding `b` for whole quads given as planes, result `k`
+    /// of each lane in plane `k` of `out` (as `f32`, as [`texels_f32`]
+    /// gives them): the sampler's planar gather
+    /// (`QuadSampler::gather_planar`), with the values [`Self::gather`]
+    /// gives quad by quad. Returns the quads written; a missing binding
+    /// writes zeros.
+    pub fn gather_planar(
         &mut self,
         b: usize,
         args: &GatherArgs,
-        batch: &QuadBatch,
-        coords: impl Fn(usize) -> [[f32; 4]; 4],
-        out: &mut [[[f32; 4]; 4]],
-    ) {
-        let n = batch.len().min(out.len());
-        if self.bindings.get(b).is_none() {
-            out.iter_mut().take(n).for_each(|o| *o = [[0.0; 4]; 4]);
-            return;
-        }
-        let lanes = self.load_scratch(batch, n, coords);
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+    ) -> usize {
+        let Some(s) = self.samplers.get_mut(b) else {
+            return zero_planes(coords, out);
+        };
+        let n = s.gather_planar(args, coords, out);
         self.tex.gather += n as u64;
-        self.tex.texels += 4 * lanes;
-        self.results.clear();
-        self.results.resize(n, QuadResult::EMPTY);
-        match self.samplers.get_mut(b) {
-            Some(s) => s.gather_quads(args, &self.scratch, &mut self.results),
-            None => {
-                if let Some(binding) = self.bindings.get(b) {
-                    for (r, q) in self.results.iter_mut().zip(&self.scratch) {
-                        *r = gather(&binding.view, &binding.sampler, self.profile, args, q);
-                    }
-                }
-            }
-        }
-        for (o, r) in out.iter_mut().zip(&self.results) {
-            *o = texels_f32(r);
-        }
+        self.tex.texels += 16 * n as u64;
+        n
     }
 
     /// `gather` on binding `b` at `coords`. A missing binding gives
@@ -572,6 +606,17 @@ impl<'a> QuadCtx<'a> {
         self.tex.texels += lanes;
         f.fetch_rgba(args, running)
     }
+}
+
+/// Zeros in the planes of `out` for the whole quads `coords.s` and
+/// `coords.t` hold; returns how many.
+fn zero_planes(coords: &QuadCoords<'_>, out: &mut PlanarOut<'_>) -> usize {
+    let n = coords.s.len().min(coords.t.len()) / 4;
+    for plane in [&mut *out.r, &mut *out.g, &mut *out.b, &mut *out.a] {
+        let m = plane.len().min(4 * n);
+        plane[..m].fill(0.0);
+    }
+    n
 }
 
 /// A quad result as float RGBA per lane; lanes that did not run read 0.

@@ -167,6 +167,7 @@ impl<'a> QuadSampler<'a> {
         out: &mut PlanarOut<'_>,
     ) -> usize {
         let n = planar_quads(self.ctx.view.kind, coords, out);
+        let args = &with_dref_plane(args, coords, |a| &mut a.dref);
         let plan = planar::GatherPlan::new(&self.ctx, args)
             .ok()
             .filter(|_| self.ctx.usable);
@@ -206,7 +207,28 @@ impl<'a> QuadSampler<'a> {
                     ]
                 }));
             }
-            self.gather_quads_at_width(batch::NATIVE_QUADS * 4, args, &quads[..m], &mut res[..m]);
+            if coords.dref.is_empty() {
+                self.gather_quads_at_width(
+                    batch::NATIVE_QUADS * 4,
+                    args,
+                    &quads[..m],
+                    &mut res[..m],
+                );
+            } else {
+                // Each quad's own references: one call a quad.
+                for k in 0..m {
+                    let args = GatherArgs {
+                        dref: Some(quad_dref(coords, at + k)),
+                        ..*args
+                    };
+                    self.gather_quads_at_width(
+                        batch::NATIVE_QUADS * 4,
+                        &args,
+                        &quads[k..k + 1],
+                        &mut res[k..k + 1],
+                    );
+                }
+            }
             for (k, r) in res[..m].iter().enumerate() {
                 for (l, t) in r.texels.iter().enumerate() {
                     let v = t.map_or([0.0; 4], |t| t.to_f32());
@@ -232,6 +254,8 @@ impl<'a> QuadSampler<'a> {
         out: &mut PlanarOut<'_>,
     ) -> usize {
         let n = planar_quads(self.ctx.view.kind, coords, out);
+        // A reference plane makes a compare; the kernel reads the plane.
+        let args = &with_dref_plane(args, coords, |a| &mut a.dref);
         // Unusable views go quad by quad (`Self::sample` gives zeros).
         let plan = planar::Plan::new(&self.ctx, args)
             .ok()
@@ -322,12 +346,28 @@ impl<'a> QuadSampler<'a> {
                     ]
                 }));
             }
-            self.sample_quads_rgba_at_width(
-                batch::NATIVE_QUADS * 4,
-                args,
-                &quads[..m],
-                &mut rgba[..m],
-            );
+            if coords.dref.is_empty() {
+                self.sample_quads_rgba_at_width(
+                    batch::NATIVE_QUADS * 4,
+                    args,
+                    &quads[..m],
+                    &mut rgba[..m],
+                );
+            } else {
+                // Each quad's own references: one call a quad.
+                for k in 0..m {
+                    let args = SampleArgs {
+                        dref: Some(quad_dref(coords, at + k)),
+                        ..*args
+                    };
+                    self.sample_quads_rgba_at_width(
+                        batch::NATIVE_QUADS * 4,
+                        &args,
+                        &quads[k..k + 1],
+                        &mut rgba[k..k + 1],
+                    );
+                }
+            }
             for (k, px) in rgba[..m].iter().enumerate() {
                 for (l, v) in px.iter().enumerate() {
                     let i = 4 * (at + k) + l;
@@ -424,6 +464,7 @@ impl<'a> QuadSampler<'a> {
                 t: &c[1][..4 * group],
                 r: &c[2][..4 * group],
                 a: &c[3][..4 * group],
+                dref: &[],
             };
             let mut planes = PlanarOut {
                 r: &mut r[..4 * group],
@@ -566,6 +607,7 @@ impl<'a> QuadSampler<'a> {
                 t: &c[1][..4 * group],
                 r: &c[2][..4 * group],
                 a: &c[3][..4 * group],
+                dref: &[],
             };
             let mut planes = PlanarOut {
                 r: &mut r[..4 * group],
@@ -744,6 +786,26 @@ pub fn quad_uses_kernel(
 /// How many whole quads a planar call covers: the most that every
 /// coordinate plane `kind` reads (`r` for 3D and cube views, `a` for
 /// arrays) and every output plane hold.
+/// `args` with a reference where `coords` has a reference plane (the
+/// kernels then read the plane; `dref` picks the field), else `args`.
+fn with_dref_plane<A: Copy>(
+    args: &A,
+    coords: &QuadCoords<'_>,
+    dref: impl Fn(&mut A) -> &mut Option<[f32; 4]>,
+) -> A {
+    let mut a = *args;
+    if !coords.dref.is_empty() {
+        let d = dref(&mut a);
+        *d = Some(d.unwrap_or([0.0; 4]));
+    }
+    a
+}
+
+/// Quad `q`'s four references from `coords.dref` (zeros past its end).
+fn quad_dref(coords: &QuadCoords<'_>, q: usize) -> [f32; 4] {
+    [0, 1, 2, 3].map(|l| coords.dref.get(4 * q + l).copied().unwrap_or(0.0))
+}
+
 fn planar_quads(kind: TextureKind, coords: &QuadCoords<'_>, out: &PlanarOut<'_>) -> usize {
     let mut len = coords.s.len().min(coords.t.len());
     if matches!(
@@ -754,6 +816,9 @@ fn planar_quads(kind: TextureKind, coords: &QuadCoords<'_>, out: &PlanarOut<'_>)
     }
     if kind.is_array() {
         len = len.min(coords.a.len());
+    }
+    if !coords.dref.is_empty() {
+        len = len.min(coords.dref.len());
     }
     len.min(out.r.len())
         .min(out.g.len())

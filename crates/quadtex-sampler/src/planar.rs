@@ -68,6 +68,12 @@ pub struct QuadCoords<'a> {
     pub r: &'a [f32],
     /// Array layer (array views).
     pub a: &'a [f32],
+    /// Depth reference per lane, for compare samplers: when not empty it
+    /// gives each lane its own reference (in place of the quad pattern of
+    /// `SampleArgs::dref` / `GatherArgs::dref`, and a compare even where
+    /// the args have none); shorter than `4n` ends the call early as the
+    /// other planes do.
+    pub dref: &'a [f32],
 }
 
 /// Results of `n` quads, one slice per channel, lane `l` of quad `q` at
@@ -682,6 +688,32 @@ fn log2<L: Lanes>(l: L, x: L::F) -> L::F {
     let r = x.eq(l.f(0.0)).select(l.f(f32::NEG_INFINITY), r);
     let r = x.eq(l.f(f32::INFINITY)).select(x, r);
     (x.is_nan() | x.lt(l.f(0.0))).select(l.f(f32::NAN), r)
+}
+
+/// The depth reference of pixels `base..base + L::N` (zeros without a
+/// compare): the call's plane `coords.dref` where it has one, else the
+/// plan's quad pattern repeated; clamped to `[0, 1]` for UNORM depth, as
+/// the reference clamps it.
+#[inline(always)]
+fn dref_lanes<L: Lanes>(l: L, p: &Plan<'_>, coords: &QuadCoords<'_>, base: usize) -> L::F {
+    let Some((_, d)) = p.compare else {
+        return l.f(0.0);
+    };
+    let mut v = [0.0f32; MAX_LANES];
+    match coords.dref.get(base..base + L::N) {
+        Some(plane) => {
+            let unorm = p.texel == TexelKind::DepthUnorm;
+            for (x, &r) in v.iter_mut().zip(plane) {
+                *x = if unorm { clamp_ref(r) } else { r };
+            }
+        }
+        None => {
+            for (i, x) in v.iter_mut().enumerate() {
+                *x = d[i % 4];
+            }
+        }
+    }
+    l.load(&v)
 }
 
 /// `r.clamp(0.0, 1.0)` (NaN stays NaN): a UNORM depth format's reference.
@@ -1458,7 +1490,8 @@ fn group<L: Lanes, const K: u8>(
                 select(l, p, fp, quad_pattern(l, p.lane_bias))
             }
         };
-        if !pixels::<L, K>(l, p, out, &lod, (sk, tk), layer, at) {
+        let dref = dref_lanes(l, p, coords, at);
+        if !pixels::<L, K>(l, p, out, &lod, (sk, tk), layer, dref, at) {
             return false;
         }
         k += 1;
@@ -1606,19 +1639,9 @@ fn pixels<L: Lanes, const K: u8>(
     lod: &QuadLod<L>,
     (s, t): (L::F, L::F),
     layer: L::I,
+    dref: L::F,
     base: usize,
 ) -> bool {
-    // The reference per lane: the quad pattern repeated.
-    let dref = match p.compare {
-        Some((_, d)) => {
-            let mut v = [0.0f32; MAX_LANES];
-            for (i, x) in v.iter_mut().enumerate() {
-                *x = d[i % 4];
-            }
-            l.load(&v)
-        }
-        None => l.f(0.0),
-    };
     let acc = if K == RGBA8_INT {
         levels_int(l, p, lod, layer, (s, t))
     } else if p.aniso.is_some() {
@@ -2008,16 +2031,7 @@ fn gather_pixels<L: Lanes, const K: u8>(
     } else {
         l.i(0)
     };
-    let dref = match p.compare {
-        Some((_, d)) => {
-            let mut v = [0.0f32; MAX_LANES];
-            for (i, x) in v.iter_mut().enumerate() {
-                *x = d[i % 4];
-            }
-            l.load(&v)
-        }
-        None => l.f(0.0),
-    };
+    let dref = dref_lanes(l, p, coords, base);
     let lv = level_lanes(l, p, l.i(0), layer);
     // The footprint's columns and rows as block-index shares: one
     // footprint for all four results (none, AOFFI), or one per result

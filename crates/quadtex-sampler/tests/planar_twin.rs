@@ -402,6 +402,7 @@ fn check(case: &Case, level: SimdLevel, want: &[[[f32; 4]; 4]]) -> usize {
             t: &t,
             r: &r,
             a: &a,
+            dref: &[],
         },
         &mut PlanarOut {
             r: or,
@@ -742,6 +743,7 @@ fn planar_gather_equals_the_reference_at_every_simd_level() {
                     t: &t,
                     r: &r,
                     a: &a,
+                    dref: &[],
                 },
                 &mut PlanarOut {
                     r: or,
@@ -830,5 +832,203 @@ fn planar_gather_of_a_2x2_texture_is_its_texels_in_gather_order() {
                 );
             }
         }
+    }
+}
+
+/// One random reference per lane: stored depths, D16 codes, values out of
+/// `[0, 1]`, infinities and NaN.
+fn random_dref(rng: &mut Rng) -> f32 {
+    match rng.u() % 4 {
+        0 => rng.pick(&DEPTHS),
+        1 => f32::from(rng.pick(&D16_CODES)) / 65_535.0,
+        2 => (rng.u() % 1_000_001) as f32 / 1_000_000.0,
+        _ => rng.pick(&[
+            -0.5f32,
+            1.5,
+            -0.0,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::NAN,
+        ]),
+    }
+}
+
+/// A reference plane (`QuadCoords::dref`: a reference per lane) through
+/// `sample_planar` and `gather_planar` against the reference sampler and
+/// gather with each quad's own four references, bit for bit, at every
+/// SIMD level: D32F, D16 and D24 views (2D, arrays and cubes) under every
+/// compare op, with and without a reference in the args (the plane makes
+/// the compare either way).
+#[test]
+fn planar_dref_plane_equals_per_quad_references_at_every_simd_level() {
+    let mut rng = Rng(0x0d2e_f91a_0004_0001);
+    let (mut cases, mut quads, mut kernel) = (0usize, 0usize, 0usize);
+    while cases < 300 {
+        let family = if rng.one_in(3) {
+            Family::Cube
+        } else {
+            Family::Plain
+        };
+        let mut case = random_view_case(&mut rng, 32, family);
+        if case.args.dref.is_none() || case.smp.compare.is_none() {
+            continue;
+        }
+        cases += 1;
+        let n = case.quads.len();
+        let dref: Vec<f32> = (0..4 * n).map(|_| random_dref(&mut rng)).collect();
+        let per_quad = |q: usize| [0, 1, 2, 3].map(|l| dref[4 * q + l]);
+        let want: Vec<[[u32; 4]; 4]> = (0..n)
+            .map(|q| {
+                let args = SampleArgs {
+                    dref: Some(per_quad(q)),
+                    ..case.args
+                };
+                reference::sample(&case.view, &case.smp, &case.profile, &args, &case.quads[q])
+                    .texels
+                    .map(|t| t.expect("every lane runs").to_bits())
+            })
+            .collect();
+        let gather_args = GatherArgs {
+            dref: None,
+            ..random_gather(&mut rng, &case)
+        };
+        let want_gather: Vec<[[u32; 4]; 4]> = (0..n)
+            .map(|q| {
+                let args = GatherArgs {
+                    dref: Some(per_quad(q)),
+                    ..gather_args
+                };
+                gather_reference(&case.view, &case.smp, &case.profile, &args, &case.quads[q])
+                    .texels
+                    .map(|t| t.expect("every lane runs").to_bits())
+            })
+            .collect();
+        // Half the calls carry no reference in their args.
+        if rng.one_in(2) {
+            case.args.dref = None;
+        }
+        let plane = |k: usize| -> Vec<f32> {
+            case.quads
+                .iter()
+                .flat_map(|q| q.coords.map(|c| c[k]))
+                .collect()
+        };
+        let (s, t, r, a) = (plane(0), plane(1), plane(2), plane(3));
+        let coords = QuadCoords {
+            s: &s,
+            t: &t,
+            r: &r,
+            a: &a,
+            dref: &dref,
+        };
+        let same = |x: f32, w: u32| x.to_bits() == w || (x.is_nan() && f32::from_bits(w).is_nan());
+        for level in levels() {
+            let mut unit = QuadSampler::new(&case.view, &case.smp, &case.profile);
+            unit.set_simd_level(level);
+            let mut o = [(); 4].map(|_| vec![f32::NAN; 4 * n]);
+            let [or, og, ob, oa] = &mut o;
+            let mut out = PlanarOut {
+                r: or,
+                g: og,
+                b: ob,
+                a: oa,
+            };
+            assert_eq!(unit.sample_planar(&case.args, &coords, &mut out), n);
+            kernel += unit.planar_kernel_quads();
+            quads += n;
+            for (q, w) in want.iter().enumerate() {
+                for l in 0..4 {
+                    let got = [0, 1, 2, 3].map(|c| o[c][4 * q + l]);
+                    assert!(
+                        got.iter().zip(w[l]).all(|(&g, w)| same(g, w)),
+                        "{level:?} sample quad {q} lane {l}: {got:?} != reference {:x?} (dref {:?})\n{:?}\n{:?}",
+                        w[l],
+                        per_quad(q),
+                        case.view,
+                        case.smp,
+                    );
+                }
+            }
+            if matches!(case.view.kind, K::Cube | K::CubeArray) {
+                continue;
+            }
+            let [or, og, ob, oa] = &mut o;
+            let mut out = PlanarOut {
+                r: or,
+                g: og,
+                b: ob,
+                a: oa,
+            };
+            assert_eq!(unit.gather_planar(&gather_args, &coords, &mut out), n);
+            for (q, w) in want_gather.iter().enumerate() {
+                for l in 0..4 {
+                    let got = [0, 1, 2, 3].map(|c| o[c][4 * q + l]);
+                    assert!(
+                        got.iter().zip(w[l]).all(|(&g, w)| same(g, w)),
+                        "{level:?} gather quad {q} lane {l}: {got:?} != reference {:x?} (dref {:?})",
+                        w[l],
+                        per_quad(q),
+                    );
+                }
+            }
+        }
+    }
+    // The plane went through the kernel, not only the quad-by-quad path.
+    assert!(
+        kernel * 10 > quads * 5,
+        "{kernel} of {quads} quads on the kernel"
+    );
+}
+
+/// Pinned values: a D32F texture of depth 0.5 everywhere, LEQUAL, one
+/// reference per lane (0.25, 0.5, 0.75, NaN): the lanes pass, pass, fail,
+/// fail (`dref <= D`; NaN fails), and the per-quad reference in the args
+/// is ignored for the plane's.
+#[test]
+fn planar_dref_plane_gives_each_lane_its_own_compare() {
+    let desc = TextureDesc::d2(F::Depth32Float, 4, 4).with_levels(1);
+    let bytes: Vec<u8> = (0..16).flat_map(|_| 0.5f32.to_le_bytes()).collect();
+    let tex = Texture::from_linear_bytes(desc, Layout::Tiled, &bytes).expect("texture");
+    let view = TextureHeader::new(Arc::new(tex));
+    let smp = SamplerHeader {
+        mag_filter: Filter::Nearest,
+        min_filter: Filter::Nearest,
+        compare: Some(CompareOp::LessOrEqual),
+        ..Default::default()
+    };
+    let profile = Profile::VULKAN;
+    let mut unit = QuadSampler::new(&view, &smp, &profile);
+    let n = 16;
+    let s: Vec<f32> = (0..4 * n).map(|i| (i % 4) as f32 * 0.25 + 0.125).collect();
+    let t = s.clone();
+    let dref: Vec<f32> = (0..4 * n)
+        .map(|i| [0.25, 0.5, 0.75, f32::NAN][i % 4])
+        .collect();
+    let mut o = [(); 4].map(|_| vec![-1.0f32; 4 * n]);
+    let [or, og, ob, oa] = &mut o;
+    let args = SampleArgs {
+        dref: Some([1.0; 4]),
+        ..Default::default()
+    };
+    let done = unit.sample_planar(
+        &args,
+        &QuadCoords {
+            s: &s,
+            t: &t,
+            dref: &dref,
+            ..Default::default()
+        },
+        &mut PlanarOut {
+            r: or,
+            g: og,
+            b: ob,
+            a: oa,
+        },
+    );
+    assert_eq!(done, n);
+    assert!(unit.planar_kernel_quads() > 0);
+    for q in 0..n {
+        assert_eq!(&o[0][4 * q..4 * q + 4], &[1.0, 1.0, 0.0, 0.0], "quad {q}");
+        assert_eq!(&o[3][4 * q..4 * q + 4], &[1.0; 4], "quad {q} alpha");
     }
 }
