@@ -443,7 +443,7 @@ impl FragmentShader for Shader {
             Lookup::Flat => {
                 let (u, v) = (q.attr(0), q.attr(1));
                 for l in 0..4 {
-                    out[l] = [u[l] - u[l].floor(), v[l] - v[l].floor(), 0.0, 1.0];
+                    out[l] = [u[l] - floor(u[l]), v[l] - floor(v[l]), 0.0, 1.0];
                 }
             }
             Lookup::Sample { .. } => {
@@ -482,10 +482,10 @@ impl FragmentShader for Shader {
             Lookup::Flat => {
                 let n = 4 * batch.len();
                 for (o, &u) in out.r[..n].iter_mut().zip(coords.s) {
-                    *o = u - u.floor();
+                    *o = u - floor(u);
                 }
                 for (o, &v) in out.g[..n].iter_mut().zip(coords.t) {
-                    *o = v - v.floor();
+                    *o = v - floor(v);
                 }
                 out.b[..n].fill(0.0);
                 out.a[..n].fill(1.0);
@@ -506,6 +506,27 @@ impl FragmentShader for Shader {
                 out.a[..n].copy_from_slice(&out.r[..n]);
             }
         }
+    }
+}
+
+/// `x.floor()`, bit for bit (every finite value, -0, the infinities and
+/// NaN), in float operations that stay in SIMD registers on any x86-64
+/// (the baseline has no rounding instruction, so `f32::floor` is a
+/// library call per lane, and a conversion through `i32` needs scalar
+/// range checks): below 2^23 in magnitude, adding and subtracting 2^23
+/// (with `x`'s sign) rounds to the nearest whole number, one is taken
+/// where that went up, and a zero keeps `x`'s sign; larger magnitudes,
+/// infinities and NaN are their own floor.
+#[inline]
+fn floor(x: f32) -> f32 {
+    const TWO_23: f32 = 8_388_608.0;
+    let c = TWO_23.copysign(x);
+    let r = (x + c) - c;
+    let f = if r > x { r - 1.0 } else { r };
+    if x.abs() < TWO_23 {
+        f.copysign(x)
+    } else {
+        x
     }
 }
 
@@ -607,4 +628,59 @@ pub fn rgba8_top_first(out: &Rendered) -> Vec<u8> {
 /// A renderer for `threads` (0: one per core) sampling with `profile`.
 pub fn renderer(threads: usize, profile: Profile) -> Result<Renderer, Error> {
     Ok(Renderer::new(threads)?.with_profile(profile))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::floor;
+
+    /// `floor` is `f32::floor` bit for bit: edge values around zero, the
+    /// 2^23 boundary, halves, infinities and NaN, and a million seeded
+    /// random bit patterns.
+    #[test]
+    fn floor_is_f32_floor_bit_for_bit() {
+        let edges = [
+            0.0f32,
+            -0.0,
+            0.5,
+            -0.5,
+            1.0,
+            -1.0,
+            0.999_999_94,
+            -0.999_999_94,
+            1.5,
+            -1.5,
+            8_388_607.5,
+            -8_388_607.5,
+            8_388_608.0,
+            -8_388_608.0,
+            16_777_217.0,
+            f32::MIN_POSITIVE,
+            -f32::MIN_POSITIVE,
+            1e-45,
+            -1e-45,
+            f32::MAX,
+            f32::MIN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+        ];
+        let check = |x: f32| {
+            let (got, want) = (floor(x), x.floor());
+            assert!(
+                got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()),
+                "floor({x:e}) = {got:e}, f32::floor {want:e}"
+            );
+        };
+        edges.into_iter().for_each(check);
+        check(f32::NAN);
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..1_000_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            check(f32::from_bits(state as u32));
+            // Values where the fraction matters.
+            check((state >> 40) as f32 / 4096.0 - 1024.0);
+        }
+    }
 }

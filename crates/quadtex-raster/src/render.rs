@@ -19,7 +19,7 @@ use rayon::prelude::*;
 use crate::builtin::MsaaResolve;
 use crate::error::{Error, Result, MAX_TARGET_EXTENT};
 use crate::mesh::Mesh;
-use crate::pipeline::{sample_positions, DrawCall, DrawState, Frame};
+use crate::pipeline::{sample_positions, BlendMode, DrawCall, DrawState, Frame};
 use crate::setup::{setup_draw, Tri, SUB};
 use crate::shader::{QuadBatch, QuadCtx, MAX_BATCH_QUADS};
 use crate::stats::Stats;
@@ -411,7 +411,10 @@ fn render_tile(
     // triangle's quads never overlap, so deferring their depth and colour
     // writes to the flush changes nothing).
     let mut batch = QuadBatch::default();
-    let mut pending: Vec<Pending> = Vec::with_capacity(BATCH);
+    let mut pending: Vec<[u8; 4]> = Vec::with_capacity(BATCH);
+    // The tested samples' depths of each pending quad (draws that write
+    // depth only).
+    let mut depths: Vec<[[f32; MAX_SAMPLES]; 4]> = Vec::with_capacity(BATCH);
     let mut outs: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; 4 * BATCH]);
     let (tx1, ty1) = (tile.x0 + tile.w, tile.y0 + tile.h);
     for &ti in bin {
@@ -464,6 +467,7 @@ fn render_tile(
         let full_mask = ((1u16 << ns) - 1) as u8;
         batch.reset(tri.attrs.len(), tri.front);
         pending.clear();
+        depths.clear();
         for qy in (y0..y1).step_by(2) {
             for qx in (x0..x1).step_by(2) {
                 let (bx, by) = (qx as i64 * SUB, qy as i64 * SUB);
@@ -513,12 +517,10 @@ fn render_tile(
                     continue;
                 }
                 batch.push(qx, qy, active, !active & 0xf);
-                pending.push(Pending {
-                    x: qx,
-                    y: qy,
-                    smask,
-                    zs,
-                });
+                pending.push(smask);
+                if write_depth {
+                    depths.push(zs);
+                }
                 tile.stats.quads += 1;
                 tile.stats.active_lanes += u64::from(active.count_ones());
                 tile.stats.helper_lanes += u64::from(4 - active.count_ones());
@@ -530,6 +532,7 @@ fn render_tile(
                         q,
                         &mut batch,
                         &pending,
+                        &depths,
                         &mut outs,
                         tile,
                         ns,
@@ -537,6 +540,7 @@ fn render_tile(
                     );
                     batch.reset(tri.attrs.len(), tri.front);
                     pending.clear();
+                    depths.clear();
                 }
             }
         }
@@ -547,6 +551,7 @@ fn render_tile(
             q,
             &mut batch,
             &pending,
+            &depths,
             &mut outs,
             tile,
             ns,
@@ -562,15 +567,6 @@ fn render_tile(
 /// sampler registers' worth, and a few kilobytes of attributes.
 const BATCH: usize = MAX_BATCH_QUADS;
 
-/// A covered quad waiting for its shading: where it is, which samples
-/// passed, and their depths.
-struct Pending {
-    x: u32,
-    y: u32,
-    smask: [u8; 4],
-    zs: [[f32; MAX_SAMPLES]; 4],
-}
-
 /// Interpolates and shades the batch (when the frame has colour), then
 /// writes each quad's samples: depth where the draw writes it, blended
 /// colour.
@@ -581,16 +577,17 @@ fn flush(
     tri: &Tri,
     q: &mut QuadCtx<'_>,
     batch: &mut QuadBatch,
-    pending: &[Pending],
+    smasks: &[[u8; 4]],
+    depths: &[[[f32; MAX_SAMPLES]; 4]],
     outs: &mut [Vec<f32>; 4],
     tile: &mut TileBuf<'_>,
     ns: usize,
     write_depth: bool,
 ) {
-    if pending.is_empty() {
+    if smasks.is_empty() {
         return;
     }
-    let n = 4 * pending.len();
+    let n = 4 * smasks.len();
     if frame.color {
         batch.interpolate(tri.origin, &tri.inv_w, &tri.attrs);
         let [r, g, b, a] = outs;
@@ -603,18 +600,31 @@ fn flush(
         draw.shader.shade_batch(q, batch, &mut planes);
     }
     let [r, g, b, a] = outs;
-    for (i, p) in pending.iter().enumerate() {
-        for lane in 0..4 {
-            let m = p.smask[lane];
+    let blend = draw.state.blend;
+    let replace = blend == BlendMode::Replace;
+    for (i, smask) in smasks.iter().enumerate() {
+        let (x, y) = batch.origin(i);
+        for (lane, &m) in smask.iter().enumerate() {
             if m == 0 {
                 continue;
             }
             let j = 4 * i + lane;
             let colour = [r[j], g[j], b[j], a[j]];
-            let lx = p.x + (lane as u32 & 1);
-            let ly = p.y + (lane as u32 >> 1);
-            let base = tile.at(lx, ly, ns);
-            for (s, &z) in p.zs[lane].iter().enumerate().take(ns) {
+            let base = tile.at(x + (lane as u32 & 1), y + (lane as u32 >> 1), ns);
+            if ns == 1 && !write_depth {
+                // One sample, covered (the mask is not empty): the common
+                // case without the per-sample loop.
+                if let Some(dst) = tile.color.get_mut(base) {
+                    *dst = if replace {
+                        colour
+                    } else {
+                        blend.blend(colour, *dst)
+                    };
+                }
+                continue;
+            }
+            let zs = depths.get(i).map_or(&[0.0; MAX_SAMPLES], |d| &d[lane]);
+            for (s, &z) in zs.iter().enumerate().take(ns) {
                 if m & (1 << s) == 0 {
                     continue;
                 }
@@ -622,7 +632,7 @@ fn flush(
                     tile.depth[base + s] = z;
                 }
                 if let Some(dst) = tile.color.get_mut(base + s) {
-                    *dst = draw.state.blend.blend(colour, *dst);
+                    *dst = blend.blend(colour, *dst);
                 }
             }
         }
