@@ -256,16 +256,23 @@ impl<'a> QuadSampler<'a> {
         let n = planar_quads(self.ctx.view.kind, coords, out);
         // A reference plane makes a compare; the kernel reads the plane.
         let args = &with_dref_plane(args, coords, |a| &mut a.dref);
+        // The plan of the last args, kept across calls (a renderer calls
+        // once per batch with the same args); out of `self` while the
+        // driver borrows it.
+        let cached = match self.plan.take() {
+            Some((a, plan)) if a == *args => plan,
+            _ => planar::Plan::new(&self.ctx, args).ok(),
+        };
         // Unusable views go quad by quad (`Self::sample` gives zeros).
-        let plan = planar::Plan::new(&self.ctx, args)
-            .ok()
-            .filter(|_| self.ctx.usable);
-        let run = plan.as_ref().map(|p| {
+        let plan = cached.as_ref().filter(|_| self.ctx.usable);
+        let run = plan.map(|p| {
             move |level, out: &mut PlanarOut<'_>, q, end| p.run(level, coords, out, q, end)
         });
-        self.drive_planar(n, out, run, |unit, out, from, end| {
+        let n = self.drive_planar(n, out, run, |unit, out, from, end| {
             unit.sample_planar_by_quads(args, coords, out, from, end)
-        })
+        });
+        self.plan = Some((*args, cached));
+        n
     }
 
     /// Quads `0..n` of a planar call: `run` (the planar kernel at a level,

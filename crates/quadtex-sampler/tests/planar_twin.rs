@@ -1031,4 +1031,30 @@ fn planar_dref_plane_gives_each_lane_its_own_compare() {
         assert_eq!(&o[0][4 * q..4 * q + 4], &[1.0, 1.0, 0.0, 0.0], "quad {q}");
         assert_eq!(&o[3][4 * q..4 * q + 4], &[1.0; 4], "quad {q} alpha");
     }
+    // The same unit with other args and no plane: the args' references
+    // (the kernel's plan follows the args from call to call).
+    for (d, want) in [(1.0f32, 0.0f32), (0.25, 1.0), (0.75, 0.0)] {
+        let [or, og, ob, oa] = &mut o;
+        let args = SampleArgs {
+            dref: Some([d; 4]),
+            ..Default::default()
+        };
+        let coords = QuadCoords {
+            s: &s,
+            t: &t,
+            ..Default::default()
+        };
+        let mut out = PlanarOut {
+            r: or,
+            g: og,
+            b: ob,
+            a: oa,
+        };
+        assert_eq!(unit.sample_planar(&args, &coords, &mut out), n);
+        assert!(
+            o[0].iter().all(|&v| v == want),
+            "dref {d}: {:?}",
+            &o[0][..4]
+        );
+    }
 }
