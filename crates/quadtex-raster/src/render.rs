@@ -468,16 +468,23 @@ fn render_tile(
         batch.reset(tri.attrs.len(), tri.front);
         pending.clear();
         depths.clear();
+        // Depths of the samples that pass (the others are never read: a
+        // quad's mask says which are its own).
+        let mut zs = [[0.0f32; MAX_SAMPLES]; 4];
+        // Each edge's change from one quad to the next in a row.
+        let quad_step = [0, 1, 2].map(|e| tri.a[e] * 2 * SUB);
         for qy in (y0..y1).step_by(2) {
+            let by = qy as i64 * SUB;
+            let mut row =
+                [0, 1, 2].map(|e| tri.a[e] * (x0 as i64 * SUB) + tri.b[e] * by + tri.c[e]);
             for qx in (x0..x1).step_by(2) {
-                let (bx, by) = (qx as i64 * SUB, qy as i64 * SUB);
-                let e0 = [0, 1, 2].map(|e| tri.a[e] * bx + tri.b[e] * by + tri.c[e]);
+                let e0 = row;
+                row = [0, 1, 2].map(|e| row[e] + quad_step[e]);
                 if (0..3).any(|e| e0[e] + step_max[e] < 0) {
                     continue;
                 }
                 // Coverage and depth per lane and sample.
                 let mut smask = [0u8; 4];
-                let mut zs = [[0.0f32; MAX_SAMPLES]; 4];
                 let inside_tile = qx + 1 < tx1 && qy + 1 < ty1;
                 if test.is_none() && inside_tile && (0..3).all(|e| e0[e] + step_min[e] >= 0) {
                     smask = [full_mask; 4];

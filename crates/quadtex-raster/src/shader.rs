@@ -193,10 +193,20 @@ impl QuadBatch {
     /// lane as a quad at a time.
     pub(crate) fn interpolate(&mut self, origin: [f32; 2], inv_w: &Plane, attrs: &[Plane]) {
         let n = 4 * self.origin.len();
-        for (i, &(x, y)) in self.origin.iter().enumerate() {
+        // Pixel positions are below 2^24, exact through `i32` (which
+        // converts in SIMD registers, where `u32` does not).
+        for ((&(x, y), dx), dy) in self
+            .origin
+            .iter()
+            .zip(self.dx.chunks_exact_mut(4))
+            .zip(self.dy.chunks_exact_mut(4))
+        {
+            let (x, y) = (x as i32, y as i32);
+            let xs = [x, x + 1, x, x + 1];
+            let ys = [y, y, y + 1, y + 1];
             for l in 0..4 {
-                self.dx[4 * i + l] = (x + (l as u32 & 1)) as f32 + 0.5 - origin[0];
-                self.dy[4 * i + l] = (y + (l as u32 >> 1)) as f32 + 0.5 - origin[1];
+                dx[l] = xs[l] as f32 + 0.5 - origin[0];
+                dy[l] = ys[l] as f32 + 0.5 - origin[1];
             }
         }
         let (dx, dy) = (&self.dx[..n], &self.dy[..n]);
