@@ -288,6 +288,52 @@ impl FragmentShader for Reflect {
             out[l] = std::array::from_fn(|c| self.tint[c] * ((1.0 - r) + t[l][c] * r));
         }
     }
+
+    /// The reflected directions as planes, one planar sampler call, the
+    /// mix on the planes (the same values as `shade`).
+    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut PlanarOut<'_>) {
+        let n = 4 * batch.len().min(MAX_BATCH_QUADS);
+        let mut d = [[0.0f32; 4 * MAX_BATCH_QUADS]; 3];
+        let nv = planes3(batch, self.normal);
+        let pv = planes3(batch, self.world);
+        let [dx, dy, dz] = &mut d;
+        for (j, ((x, y), z)) in dx.iter_mut().zip(dy).zip(dz).take(n).enumerate() {
+            let i = (pv(j) - self.camera).normalize_or_zero();
+            let nn = nv(j).normalize_or_zero();
+            let r = i - 2.0 * nn.dot(i) * nn;
+            (*x, *y, *z) = (r.x, r.y, r.z);
+        }
+        let coords = QuadCoords {
+            s: &d[0][..n],
+            t: &d[1][..n],
+            r: &d[2][..n],
+            ..QuadCoords::default()
+        };
+        q.sample_planar(0, &SampleArgs::default(), &coords, out);
+        let r = self.reflectivity;
+        for (plane, &k) in [&mut *out.r, &mut *out.g, &mut *out.b, &mut *out.a]
+            .into_iter()
+            .zip(&self.tint)
+        {
+            for v in plane.iter_mut().take(n) {
+                *v = k * ((1.0 - r) + *v * r);
+            }
+        }
+    }
+}
+
+/// Attributes `k..k + 3` of a batch as one `Vec3` per lane `j` (zeros
+/// past the end).
+fn planes3(batch: &QuadBatch, k: usize) -> impl Fn(usize) -> Vec3 + '_ {
+    let (x, y, z) = (
+        batch.attr_plane(k),
+        batch.attr_plane(k + 1),
+        batch.attr_plane(k + 2),
+    );
+    move |j| {
+        let at = |p: &[f32]| p.get(j).copied().unwrap_or(0.0);
+        Vec3::new(at(x), at(y), at(z))
+    }
 }
 
 /// How [`Shadowed`] filters its shadow map.
@@ -378,16 +424,53 @@ impl Shadowed {
         }
     }
 
+    /// World position `p`'s shadow-map coordinates `(s, t)` and depth
+    /// reference.
+    fn light_space(&self, p: Vec3) -> (f32, f32, f32) {
+        let c: Vec4 = self.light_view_proj * p.extend(1.0);
+        let ndc = c.truncate() / c.w;
+        (ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5, ndc.z - self.bias)
+    }
+
+    /// The gather PCF: the four compare results `g` (gather order)
+    /// weighted bilinearly at `(s, t)` on a `w x h` map.
+    fn gather_pcf(g: [f32; 4], (s, t): (f32, f32), (w, h): (f32, f32)) -> f32 {
+        let u = s * w - 0.5;
+        let v = t * h - 0.5;
+        let (fx, fy) = (u - u.floor(), v - v.floor());
+        // Gather order: [T(i0,j1), T(i1,j1), T(i1,j0), T(i0,j0)].
+        let (t01, t11, t10, t00) = (g[0], g[1], g[2], g[3]);
+        let top = t00 + (t10 - t00) * fx;
+        let bottom = t01 + (t11 - t01) * fx;
+        top + (bottom - top) * fy
+    }
+
+    /// The shadow map's size as floats (1 x 1 without one).
+    fn map_size(q: &QuadCtx<'_>) -> (f32, f32) {
+        q.binding(1)
+            .map(|b| {
+                let d = b.view.texture.desc();
+                (d.width as f32, d.height as f32)
+            })
+            .unwrap_or((1.0, 1.0))
+    }
+
+    /// `ambient + (1 - ambient) * light * visibility * max(0, N . L)` for
+    /// normal `n`, `ld` the light's normalized direction.
+    fn lit(&self, n: Vec3, ld: Vec3, vis: f32) -> Vec3 {
+        let d = n.normalize_or_zero().dot(ld).max(0.0);
+        Vec3::splat(self.ambient) + (1.0 - self.ambient) * vis * d * self.light_color
+    }
+
     /// Shadow visibility per lane (1 lit, 0 shadowed).
     pub fn visibility(&self, q: &mut QuadCtx<'_>) -> [f32; 4] {
         let p = vec3s(q, self.world);
         let mut coords = [[0.0f32; 4]; 4];
         let mut dref = [0.0f32; 4];
         for l in 0..4 {
-            let c: Vec4 = self.light_view_proj * p[l].extend(1.0);
-            let ndc = c.truncate() / c.w;
-            coords[l] = [ndc.x * 0.5 + 0.5, 0.5 - ndc.y * 0.5, 0.0, 0.0];
-            dref[l] = ndc.z - self.bias;
+            let (s, t, d) = self.light_space(p[l]);
+            coords[l] = [s, t, 0.0, 0.0];
+            dref[l] = d;
         }
         match self.filter {
             ShadowFilter::SampleCompare => {
@@ -399,27 +482,14 @@ impl Shadowed {
                 q.sample_rgba(1, &args, coords).map(|t| t[0])
             }
             ShadowFilter::GatherCompare => {
-                let (w, h) = q
-                    .binding(1)
-                    .map(|b| {
-                        let d = b.view.texture.desc();
-                        (d.width as f32, d.height as f32)
-                    })
-                    .unwrap_or((1.0, 1.0));
+                let size = Shadowed::map_size(q);
                 let args = GatherArgs {
                     dref: Some(dref),
                     ..Default::default()
                 };
                 let g = texels_f32(&q.gather(1, &args, coords));
                 std::array::from_fn(|l| {
-                    let u = coords[l][0] * w - 0.5;
-                    let v = coords[l][1] * h - 0.5;
-                    let (fx, fy) = (u - u.floor(), v - v.floor());
-                    // Gather order: [T(i0,j1), T(i1,j1), T(i1,j0), T(i0,j0)].
-                    let (t01, t11, t10, t00) = (g[l][0], g[l][1], g[l][2], g[l][3]);
-                    let top = t00 + (t10 - t00) * fx;
-                    let bottom = t01 + (t11 - t01) * fx;
-                    top + (bottom - top) * fy
+                    Shadowed::gather_pcf(g[l], (coords[l][0], coords[l][1]), size)
                 })
             }
         }
@@ -438,15 +508,74 @@ impl FragmentShader for Shadowed {
         let ld = self.light_dir.normalize_or_zero();
         let tint = self.tint;
         for l in 0..4 {
-            let d = n[l].normalize_or_zero().dot(ld).max(0.0);
-            let k =
-                Vec3::splat(self.ambient) + (1.0 - self.ambient) * vis[l] * d * self.light_color;
+            let k = self.lit(n[l], ld, vis[l]);
             out[l] = [
                 base[l][0] * tint[0] * k.x,
                 base[l][1] * tint[1] * k.y,
                 base[l][2] * tint[2] * k.z,
                 base[l][3] * tint[3],
             ];
+        }
+    }
+
+    /// The base texels and the shadow lookups each in one planar sampler
+    /// call (the depth references as a plane), the lighting on the planes
+    /// (the same values as `shade`).
+    fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut PlanarOut<'_>) {
+        const N: usize = 4 * MAX_BATCH_QUADS;
+        let n = 4 * batch.len().min(MAX_BATCH_QUADS);
+        q.sample_planar(
+            0,
+            &SampleArgs::default(),
+            &batch.coords2_planar(self.uv),
+            out,
+        );
+        let (mut s, mut t, mut dref) = ([0.0f32; N], [0.0f32; N], [0.0f32; N]);
+        let world = planes3(batch, self.world);
+        for j in 0..n {
+            (s[j], t[j], dref[j]) = self.light_space(world(j));
+        }
+        let coords = QuadCoords {
+            s: &s[..n],
+            t: &t[..n],
+            dref: &dref[..n],
+            ..QuadCoords::default()
+        };
+        let mut v = [[0.0f32; N]; 4];
+        let [v0, v1, v2, v3] = &mut v;
+        let mut planes = PlanarOut {
+            r: &mut v0[..n],
+            g: &mut v1[..n],
+            b: &mut v2[..n],
+            a: &mut v3[..n],
+        };
+        match self.filter {
+            ShadowFilter::SampleCompare => {
+                let args = SampleArgs {
+                    lod: Lod::Base,
+                    ..Default::default()
+                };
+                q.sample_planar(1, &args, &coords, &mut planes);
+            }
+            ShadowFilter::GatherCompare => {
+                q.gather_planar(1, &GatherArgs::default(), &coords, &mut planes);
+                let size = Shadowed::map_size(q);
+                let [v0, v1, v2, v3] = &mut v;
+                let lanes = v0.iter_mut().zip(&*v1).zip(&*v2).zip(&*v3);
+                for (j, (((a, &b), &c), &d)) in lanes.take(n).enumerate() {
+                    *a = Shadowed::gather_pcf([*a, b, c, d], (s[j], t[j]), size);
+                }
+            }
+        }
+        let normal = planes3(batch, self.normal);
+        let ld = self.light_dir.normalize_or_zero();
+        let tint = self.tint;
+        for (j, &vis) in v[0].iter().enumerate().take(n) {
+            let k = self.lit(normal(j), ld, vis);
+            out.r[j] = out.r[j] * tint[0] * k.x;
+            out.g[j] = out.g[j] * tint[1] * k.y;
+            out.b[j] = out.b[j] * tint[2] * k.z;
+            out.a[j] *= tint[3];
         }
     }
 }

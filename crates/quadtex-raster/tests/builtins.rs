@@ -237,3 +237,94 @@ fn unlit_batches_shade_like_quad_by_quad() {
     // The plane covers a good part of the frame.
     assert!(textured > 96 * 80 / 4, "{textured} textured pixels");
 }
+
+/// `Shadowed::shade_batch` (both PCF filters: the depth references as a
+/// plane through the planar sample and gather) and `Reflect::shade_batch`
+/// (reflected directions as planes into a cube) give exactly what each
+/// shader's own `shade` gives quad by quad: a tilted, perspective plane
+/// (mixed LODs, partial quads on its edges) over a D32F shadow map of
+/// varied depths that the plane leaves on one side (border texels), and
+/// a cube of noise.
+#[test]
+fn shadowed_and_reflect_batches_shade_like_quad_by_quad() {
+    use quadtex_raster::{FragmentShader, ShadowFilter, Shadowed};
+    let noise = |n: usize, salt: usize| -> Vec<u8> {
+        (0..n)
+            .map(|i| ((i + salt).wrapping_mul(2_654_435_761) >> 11) as u8)
+            .collect()
+    };
+    let desc = TextureDesc::d2(TextureFormat::Rgba8Srgb, 64, 64).with_levels(7);
+    let base = Arc::new(
+        Texture::from_linear_bytes(
+            desc,
+            Layout::Tiled,
+            &noise(desc.total_bytes().unwrap() as usize, 1),
+        )
+        .unwrap(),
+    );
+    let base = TextureBinding::new(base, SamplerHeader::trilinear(AddressMode::Repeat));
+    // Depths 0.2..0.95 in a ramp with noise: some lanes lit, some not.
+    let sdesc = TextureDesc::d2(TextureFormat::Depth32Float, 32, 32).with_levels(1);
+    let depths: Vec<u8> = (0..32 * 32)
+        .flat_map(|i: usize| {
+            let ramp = 0.2 + 0.75 * (i % 32) as f32 / 31.0;
+            let jitter = ((i.wrapping_mul(2_654_435_761) >> 13) % 100) as f32 / 1000.0;
+            (ramp - jitter).to_le_bytes()
+        })
+        .collect();
+    let map = Arc::new(Texture::from_linear_bytes(sdesc, Layout::Tiled, &depths).unwrap());
+    let light = glam::camera::rh::proj::directx::orthographic(-3.0, 3.0, -3.0, 3.0, 0.1, 10.0)
+        * glam::camera::rh::view::look_at_mat4(Vec3::new(1.0, 4.0, 1.0), Vec3::ZERO, Vec3::Z);
+    let camera = glam::camera::rh::proj::directx::perspective(1.0, 1.0, 0.1, 50.0)
+        * glam::camera::rh::view::look_at_mat4(Vec3::new(0.0, 1.0, 3.0), Vec3::ZERO, Vec3::Y);
+    let plane = Arc::new(Mesh::rect(Vec2::splat(-4.0), Vec2::splat(4.0)));
+    let tilt = Mat4::from_rotation_x(-1.2);
+    let render_with = |shader: Arc<dyn FragmentShader>| {
+        let mut frame = Frame::new(96, 80);
+        frame.draw(DrawCall::new(plane.clone(), camera * tilt, shader));
+        render(&frame)
+    };
+    let bits = |c: &ColorTarget| {
+        c.data
+            .iter()
+            .flat_map(|p| p.map(f32::to_bits))
+            .collect::<Vec<_>>()
+    };
+    let check = |name: &str, shader: Arc<dyn FragmentShader>| {
+        let bindings = shader.bindings().to_vec();
+        let per_quad = shader.clone();
+        let a = render_with(shader);
+        let b = render_with(quadtex_raster::shader_fn(
+            bindings,
+            move |q: &mut quadtex_raster::QuadCtx<'_>, out: &mut [[f32; 4]; 4]| {
+                per_quad.shade(q, out)
+            },
+        ));
+        assert_eq!(bits(&a), bits(&b), "{name}: batched vs quad by quad");
+        a
+    };
+    for filter in [ShadowFilter::SampleCompare, ShadowFilter::GatherCompare] {
+        let mut sh = Shadowed::new(base.clone(), map.clone(), light, Vec3::new(0.2, 1.0, 0.3));
+        sh.filter = filter;
+        let c = check(&format!("Shadowed {filter:?}"), Arc::new(sh));
+        // The plane covers a good part of the frame.
+        let shaded = c.data.iter().filter(|p| p[3] > 0.0).count();
+        assert!(shaded > 96 * 80 / 4, "{filter:?}: {shaded} pixels");
+    }
+    let faces: Vec<ColorTarget> = (0..6)
+        .map(|f| {
+            let mut t = ColorTarget::new(8, 8, 1, [0.0; 4]);
+            for (i, p) in t.data.iter_mut().enumerate() {
+                let v = noise(4, 97 * f + i);
+                *p = [v[0], v[1], v[2], 255].map(|c| f32::from(c) / 255.0);
+            }
+            t
+        })
+        .collect();
+    let cube = Arc::new(cube_texture(&faces, TextureFormat::Rgba8Unorm, true).unwrap());
+    let env = TextureBinding::new(cube, SamplerHeader::trilinear(AddressMode::ClampToEdge));
+    let mut reflect = Reflect::new(env, Vec3::new(0.0, 1.0, 3.0));
+    reflect.reflectivity = 0.7;
+    reflect.tint = [0.9, 0.8, 0.7, 1.0];
+    check("Reflect", Arc::new(reflect));
+}
