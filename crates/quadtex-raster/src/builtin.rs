@@ -85,27 +85,11 @@ impl FragmentShader for Unlit {
             .binding(0)
             .is_some_and(|b| matches!(b.view.kind, TextureKind::Cube | TextureKind::CubeArray));
         if cube {
-            // Directions from the object's centre, one plane each.
-            let mut d = [[0.0f32; 4 * MAX_BATCH_QUADS]; 3];
-            let (x, y, z) = (
-                batch.attr_plane(ATTR_WORLD),
-                batch.attr_plane(ATTR_WORLD + 1),
-                batch.attr_plane(ATTR_WORLD + 2),
-            );
-            let n = x.len().min(y.len()).min(z.len()).min(4 * MAX_BATCH_QUADS);
-            for j in 0..n {
-                let v = self
-                    .object_from_world
-                    .transform_point3(Vec3::new(x[j], y[j], z[j]));
-                (d[0][j], d[1][j], d[2][j]) = (v.x, v.y, v.z);
-            }
-            let coords = QuadCoords {
-                s: &d[0][..n],
-                t: &d[1][..n],
-                r: &d[2][..n],
-                ..QuadCoords::default()
-            };
-            q.sample_planar(0, &SampleArgs::default(), &coords, out);
+            // Directions from the object's centre.
+            let world = planes3(batch, ATTR_WORLD);
+            sample_along(q, 4 * batch.len(), out, |j| {
+                self.object_from_world.transform_point3(world(j))
+            });
         } else {
             q.sample_planar(
                 0,
@@ -293,23 +277,13 @@ impl FragmentShader for Reflect {
     /// mix on the planes (the same values as `shade`).
     fn shade_batch(&self, q: &mut QuadCtx<'_>, batch: &QuadBatch, out: &mut PlanarOut<'_>) {
         let n = 4 * batch.len().min(MAX_BATCH_QUADS);
-        let mut d = [[0.0f32; 4 * MAX_BATCH_QUADS]; 3];
         let nv = planes3(batch, self.normal);
         let pv = planes3(batch, self.world);
-        let [dx, dy, dz] = &mut d;
-        for (j, ((x, y), z)) in dx.iter_mut().zip(dy).zip(dz).take(n).enumerate() {
+        sample_along(q, n, out, |j| {
             let i = (pv(j) - self.camera).normalize_or_zero();
             let nn = nv(j).normalize_or_zero();
-            let r = i - 2.0 * nn.dot(i) * nn;
-            (*x, *y, *z) = (r.x, r.y, r.z);
-        }
-        let coords = QuadCoords {
-            s: &d[0][..n],
-            t: &d[1][..n],
-            r: &d[2][..n],
-            ..QuadCoords::default()
-        };
-        q.sample_planar(0, &SampleArgs::default(), &coords, out);
+            i - 2.0 * nn.dot(i) * nn
+        });
         let r = self.reflectivity;
         for (plane, &k) in [&mut *out.r, &mut *out.g, &mut *out.b, &mut *out.a]
             .into_iter()
@@ -320,6 +294,30 @@ impl FragmentShader for Reflect {
             }
         }
     }
+}
+
+/// Binding 0 sampled along one direction per lane, `dir(j)` for lanes
+/// `0..n` (at most a batch's), into `out`: a cube lookup on planes.
+fn sample_along(
+    q: &mut QuadCtx<'_>,
+    n: usize,
+    out: &mut PlanarOut<'_>,
+    dir: impl Fn(usize) -> Vec3,
+) {
+    let n = n.min(4 * MAX_BATCH_QUADS);
+    let mut d = [[0.0f32; 4 * MAX_BATCH_QUADS]; 3];
+    let [dx, dy, dz] = &mut d;
+    for (j, ((x, y), z)) in dx.iter_mut().zip(dy).zip(dz).take(n).enumerate() {
+        let v = dir(j);
+        (*x, *y, *z) = (v.x, v.y, v.z);
+    }
+    let coords = QuadCoords {
+        s: &d[0][..n],
+        t: &d[1][..n],
+        r: &d[2][..n],
+        ..QuadCoords::default()
+    };
+    q.sample_planar(0, &SampleArgs::default(), &coords, out);
 }
 
 /// Attributes `k..k + 3` of a batch as one `Vec3` per lane `j` (zeros

@@ -1057,4 +1057,25 @@ fn planar_dref_plane_gives_each_lane_its_own_compare() {
             &o[0][..4]
         );
     }
+    // A reference plane shorter than the coordinates ends the call at
+    // its last whole quad (an empty one is no plane at all).
+    let [or, og, ob, oa] = &mut o;
+    let short = QuadCoords {
+        s: &s,
+        t: &t,
+        dref: &dref[..4 * 3 + 2],
+        ..Default::default()
+    };
+    let mut out = PlanarOut {
+        r: or,
+        g: og,
+        b: ob,
+        a: oa,
+    };
+    assert_eq!(unit.sample_planar(&args, &short, &mut out), 3);
+    assert_eq!(
+        unit.gather_planar(&GatherArgs::default(), &short, &mut out),
+        3
+    );
+    assert_eq!(&o[0][..4], &[1.0, 1.0, 0.0, 0.0]);
 }
