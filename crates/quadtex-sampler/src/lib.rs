@@ -86,7 +86,7 @@ pub struct QuadSampler<'a> {
     level: SimdLevel,
     planar_quads: usize,
     /// The planar kernel's plan for the last `args` (none: not for it).
-    plan: Option<(SampleArgs, Option<planar::Plan<'a>>)>,
+    plan: Option<(SampleArgs, Option<Box<planar::Plan<'a>>>)>,
 }
 
 impl<'a> QuadSampler<'a> {
@@ -261,7 +261,7 @@ impl<'a> QuadSampler<'a> {
         // driver borrows it.
         let cached = match self.plan.take() {
             Some((a, plan)) if a == *args => plan,
-            _ => planar::Plan::new(&self.ctx, args).ok(),
+            _ => planar::Plan::new(&self.ctx, args).ok().map(Box::new),
         };
         // Unusable views go quad by quad (`Self::sample` gives zeros).
         let plan = cached.as_ref().filter(|_| self.ctx.usable);
@@ -584,7 +584,7 @@ impl<'a> QuadSampler<'a> {
         }
         let fresh = !matches!(&self.plan, Some((a, _)) if a == args);
         if fresh {
-            self.plan = Some((*args, planar::Plan::new(&self.ctx, args).ok()));
+            self.plan = Some((*args, planar::Plan::new(&self.ctx, args).ok().map(Box::new)));
         }
         let Some((_, Some(plan))) = &self.plan else {
             return 0;
