@@ -3,7 +3,7 @@
 //! faces, multisample images) and to PNG.
 
 use glam::{Mat4, Vec3};
-use quadtex_format::texel::encode;
+use quadtex_format::texel::{encode, f32_to_unorm};
 use quadtex_format::{Aspect, Layout, Texel, Texture, TextureDesc, TextureFormat};
 
 use crate::error::{Error, Result};
@@ -307,35 +307,61 @@ fn encode_planes(
                 "a {width} x {height} target with {samples} samples holding {len} values"
             ),
         })?;
-    let mut bytes = try_filled("texture", n * bpp, 0u8)?;
-    if desc.format == TextureFormat::Rgba32Float && aspect == Aspect::Color {
-        // The common resolve path: the bytes are the floats themselves.
-        for si in 0..s {
-            for i in 0..w * h {
-                let dst = (si * w * h + i) * 16;
-                if let Texel::Float(v) = texel(i * s + si) {
-                    for (c, x) in v.iter().enumerate() {
-                        bytes[dst + 4 * c..dst + 4 * c + 4].copy_from_slice(&x.to_le_bytes());
+    // Written in place: a linear texture's storage is the format crate's
+    // linear order (one level and layer: sample planes, rows top first).
+    let mut tex = Texture::new(desc, Layout::Linear)?;
+    let bytes = tex.bytes_mut();
+    if bytes.len() != n * bpp {
+        return Err(Error::InvalidOption {
+            option: "data",
+            reason: format!("{} bytes of storage for {n} texels", bytes.len()),
+        });
+    }
+    // The texels of sample `si` in target order, into its plane.
+    let mut planes = bytes.chunks_exact_mut(w * h * bpp).enumerate();
+    // Formats whose texels the loop writes itself, bit for bit as the
+    // format crate's `encode` (tests in this module compare them): the
+    // floats themselves, and 24-bit UNORM depth in the low bits of a
+    // word (`X8_D24_UNORM_PACK32`, the X bits zero).
+    match (desc.format, aspect) {
+        (TextureFormat::Rgba32Float, Aspect::Color) => {
+            for (si, plane) in planes.by_ref() {
+                for (i, px) in plane.chunks_exact_mut(16).enumerate() {
+                    if let Texel::Float(v) = texel(i * s + si) {
+                        for (d, x) in px.chunks_exact_mut(4).zip(v) {
+                            d.copy_from_slice(&x.to_le_bytes());
+                        }
                     }
                 }
             }
         }
-        return Ok(Texture::from_linear_bytes(desc, Layout::Linear, &bytes)?);
-    }
-    for si in 0..s {
-        for y in 0..h {
-            for x in 0..w {
-                let dst = ((si * h + y) * w + x) * bpp;
-                encode(
-                    desc.format,
-                    aspect,
-                    texel((y * w + x) * s + si),
-                    &mut bytes[dst..dst + bpp],
-                )?;
+        (TextureFormat::Depth32Float, Aspect::Depth) => {
+            for (si, plane) in planes.by_ref() {
+                for (i, px) in plane.chunks_exact_mut(4).enumerate() {
+                    if let Texel::Float(v) = texel(i * s + si) {
+                        px.copy_from_slice(&v[0].to_le_bytes());
+                    }
+                }
+            }
+        }
+        (TextureFormat::Depth24UnormX8, Aspect::Depth) => {
+            for (si, plane) in planes.by_ref() {
+                for (i, px) in plane.chunks_exact_mut(4).enumerate() {
+                    if let Texel::Float(v) = texel(i * s + si) {
+                        px.copy_from_slice(&f32_to_unorm(v[0], 24).to_le_bytes());
+                    }
+                }
+            }
+        }
+        _ => {
+            for (si, plane) in planes {
+                for (i, px) in plane.chunks_exact_mut(bpp).enumerate() {
+                    encode(desc.format, aspect, texel(i * s + si), px)?;
+                }
             }
         }
     }
-    Ok(Texture::from_linear_bytes(desc, Layout::Linear, &bytes)?)
+    Ok(tex)
 }
 
 /// The view matrix that renders cube face `face` (0..6: +X, -X, +Y, -Y,
@@ -443,6 +469,79 @@ pub fn cube_texture(faces: &[ColorTarget], format: TextureFormat, mips: bool) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The formats `encode_planes` writes itself (RGBA32F colour, D32F
+    /// and X8_D24 depth) give the format crate's `encode` bytes for every
+    /// texel: edge values (NaN, infinities, -0, out of [0, 1], every
+    /// 2^-24 step near 0 and 1) and seeded random bits, single- and
+    /// multisampled (sample planes in the linear order).
+    #[test]
+    fn encode_planes_fast_formats_match_the_format_crate() {
+        let mut values = vec![
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            2.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MIN_POSITIVE,
+            1e-40,
+            f32::MAX,
+        ];
+        for k in 0..64 {
+            values.push(k as f32 / 16_777_215.0);
+            values.push(1.0 - k as f32 / 16_777_216.0);
+            values.push((k as f32 + 0.5) / 16_777_215.0);
+        }
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        while values.len() < 4 * 3 * 16 * 4 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            values.push(if state & 1 == 0 {
+                f32::from_bits(state as u32)
+            } else {
+                (state >> 40) as f32 / (1u64 << 24) as f32
+            });
+        }
+        for (format, aspect, channels) in [
+            (TextureFormat::Rgba32Float, Aspect::Color, 4),
+            (TextureFormat::Depth32Float, Aspect::Depth, 1),
+            (TextureFormat::Depth24UnormX8, Aspect::Depth, 1),
+        ] {
+            for samples in [1u32, 4] {
+                let (w, h) = (16u32, 3u32);
+                let n = (w * h * samples) as usize;
+                let texel = |i: usize| {
+                    let v = |c: usize| values[(i * 4 + c) % values.len()];
+                    if channels == 4 {
+                        Texel::Float([v(0), v(1), v(2), v(3)])
+                    } else {
+                        Texel::Float([v(0), 0.0, 0.0, 0.0])
+                    }
+                };
+                let desc = if samples > 1 {
+                    TextureDesc::d2_ms(format, w, h, samples)
+                } else {
+                    TextureDesc::d2(format, w, h).with_levels(1)
+                };
+                let tex = encode_planes(desc, w, h, samples, aspect, n, texel).unwrap();
+                let bpp = format.block_bytes() as usize;
+                let (w, h, s) = (w as usize, h as usize, samples as usize);
+                let mut want = vec![0u8; n * bpp];
+                for si in 0..s {
+                    for i in 0..w * h {
+                        let at = (si * w * h + i) * bpp;
+                        encode(format, aspect, texel(i * s + si), &mut want[at..at + bpp]).unwrap();
+                    }
+                }
+                assert_eq!(tex.bytes(), &want[..], "{format:?} x{samples}");
+            }
+        }
+    }
 
     /// The table encoder gives `encode`'s bytes on edge values and a dense
     /// sweep (every 2^-16 step, and around each threshold).
