@@ -223,8 +223,17 @@ impl Srgb8Encoder {
             if v[c].is_nan() {
                 self.nan[c]
             } else {
+                // The number of thresholds at or below the value: a
+                // binary search of fixed steps over the 255 (2^8 - 1)
+                // sorted thresholds, without branches to mispredict.
                 let t = &self.thresholds[usize::from(c == 3)];
-                t.partition_point(|&x| x <= v[c]) as u8
+                let mut i = 0usize;
+                for step in [128, 64, 32, 16, 8, 4, 2, 1] {
+                    if t.get(i + step - 1).is_some_and(|&x| x <= v[c]) {
+                        i += step;
+                    }
+                }
+                i as u8
             }
         })
     }
