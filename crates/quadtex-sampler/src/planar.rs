@@ -932,6 +932,11 @@ fn select<L: Lanes>(l: L, p: &Plan<'_>, fp: Footprint<L>, bias: L::F) -> QuadLod
 /// A level's addressing fields on every lane.
 struct LevelLanes<L: Lanes> {
     offset: L::I,
+    /// Bytes from one layer to the next, and the lane's layer (relative
+    /// to the view's base): a seamless cube footprint reads the
+    /// neighbouring face's layer.
+    stride: L::I,
+    layer: L::I,
     w: L::I,
     h: L::I,
     wf: L::F,
@@ -948,6 +953,8 @@ fn level_lanes<L: Lanes>(l: L, p: &Plan<'_>, lvl: L::I, layer: L::I) -> LevelLan
         let info = p.levels[(level & 15) as usize];
         return LevelLanes {
             offset: l.i(info.offset) + layer * l.i(info.layer_stride),
+            stride: l.i(info.layer_stride),
+            layer,
             w: l.i(info.w),
             h: l.i(info.h),
             wf: l.f(info.wf),
@@ -969,8 +976,11 @@ fn level_lanes<L: Lanes>(l: L, p: &Plan<'_>, lvl: L::I, layer: L::I) -> LevelLan
         wf[0][i] = info.wf;
         wf[1][i] = info.hf;
     }
+    let stride = l.load_i(&f[1]);
     LevelLanes {
-        offset: l.load_i(&f[0]) + layer * l.load_i(&f[1]),
+        offset: l.load_i(&f[0]) + layer * stride,
+        stride,
+        layer,
         w: l.load_i(&f[2]),
         h: l.load_i(&f[3]),
         wf: l.load(&wf[0]),
@@ -1013,7 +1023,12 @@ fn read<L: Lanes, const K: u8>(
     blk: L::I,
     dref: L::F,
 ) -> [L::F; 4] {
-    let at = lv.offset + blk.shl(p.texel_shift);
+    read_at::<L, K>(l, p, lv.offset + blk.shl(p.texel_shift), dref)
+}
+
+/// [`read`] of the texel at byte offset `at` on every lane.
+#[inline(always)]
+fn read_at<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, at: L::I, dref: L::F) -> [L::F; 4] {
     let words = l.words(p.bytes, at);
     match (K, p.compare) {
         (DEPTH32, Some((op, _))) => [
@@ -1085,6 +1100,11 @@ struct Taps<L: Lanes> {
     /// Per axis and tap: the index lies in the level (always, but for
     /// `clamp_to_border`).
     inside: [[L::M; 2]; 2],
+    /// Seamless cubes: per axis and tap, the unwrapped index and whether
+    /// it left the face on a linear lane; `seam` when any did.
+    raw: [[L::I; 2]; 2],
+    off: [[L::M; 2]; 2],
+    seam: bool,
 }
 
 #[inline(always)]
@@ -1099,6 +1119,9 @@ fn level_taps<L: Lanes>(
     let mut idx = [[l.i(0); 2]; 2];
     let mut wts = [[l.f(0.0); 2]; 2];
     let mut inside = [[l.f(0.0).eq(l.f(0.0)); 2]; 2];
+    let mut raw = [[l.i(0); 2]; 2];
+    let mut off = [[l.m(false); 2]; 2];
+    let mut seam = false;
     let axes = [(s, lv.wf, lv.w), (t, lv.hf, lv.h)];
     for (k, (st, size_f, size)) in axes.into_iter().enumerate() {
         let u = st * size_f + l.f(p.offset[k]);
@@ -1109,11 +1132,14 @@ fn level_taps<L: Lanes>(
         }
         if p.seamless {
             // A linear footprint that leaves the face reads the
-            // neighbouring face (`Ctx::cube_texel`): not for this kernel.
-            let out = fl.lt(l.f(0.0)) | (fl + l.f(1.0)).gt(size_f - l.f(1.0));
-            if !(linear & out).not().all() {
-                return None;
-            }
+            // neighbouring face (`Ctx::cube_texel`, in `seam_read`).
+            let top = size_f - l.f(1.0);
+            let next = fl + l.f(1.0);
+            off[k] = [
+                linear & (fl.lt(l.f(0.0)) | fl.gt(top)),
+                linear & (next.lt(l.f(0.0)) | next.gt(top)),
+            ];
+            seam |= !(off[k][0] | off[k][1]).not().all();
         }
         // (Finite: `fl` is, so `x` is.)
         let f = x - fl;
@@ -1121,6 +1147,7 @@ fn level_taps<L: Lanes>(
         let i0 = fl.to_i32();
         // `linear` is -1 on linear lanes: their second index is one on.
         let i1 = i0 - linear.to_i32();
+        raw[k] = [i0, i1];
         for (tap, i) in [i0, i1].into_iter().enumerate() {
             idx[k][tap] = wrap_index(l, p, k, i, size);
             if p.wrap[k] == Wrap::Border {
@@ -1143,7 +1170,134 @@ fn level_taps<L: Lanes>(
         ys,
         wts,
         inside,
+        raw,
+        off,
+        seam,
     })
+}
+
+/// The seamless cube texel of every lane at unwrapped indices `(i, j)`
+/// of its face (`Ctx::cube_texel`): on the face, its texel; one index off
+/// (`off_i`, `off_j`: linear lanes only), the neighbouring face's texel
+/// (`cube_neighbour`); both off, the average of the face's corner texel
+/// and the two neighbours'. `own` is the lanes' clamped block index on
+/// their face.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn seam_read<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    lv: &LevelLanes<L>,
+    own: L::I,
+    (i, j): (L::I, L::I),
+    (off_i, off_j): (L::M, L::M),
+    dref: L::F,
+) -> [L::F; 4] {
+    let mine = read::<L, K>(l, p, lv, own, dref);
+    let (any_i, any_j) = (!off_i.not().all(), !off_j.not().all());
+    if !any_i && !any_j {
+        return mine;
+    }
+    let top = lv.w - l.i(1);
+    let (ci, cj) = (i.max(l.i(0)).min(top), j.max(l.i(0)).min(top));
+    // The lane's face: its layer is `6 * cube + face` (exact in f32).
+    let lf = lv.layer.to_f32();
+    let face = (lf - l.f(6.0) * lf.div(l.f(6.0)).floor()).to_i32();
+    // (No closures here: one may stay a function of its own, compiled
+    // without the level's target features.)
+    let zero = [l.f(0.0); 4];
+    let across_i = if any_i {
+        across::<L, K>(l, p, lv, face, (i, cj), dref)
+    } else {
+        zero
+    };
+    let across_j = if any_j {
+        across::<L, K>(l, p, lv, face, (ci, j), dref)
+    } else {
+        zero
+    };
+    let corner = off_i & off_j;
+    let (only_i, only_j) = (off_i & off_j.not(), off_j & off_i.not());
+    let third = l.f(3.0);
+    let mut v = mine;
+    for c in 0..4 {
+        if any_i {
+            v[c] = only_i.select(across_i[c], v[c]);
+        }
+        if any_j {
+            v[c] = only_j.select(across_j[c], v[c]);
+        }
+        if any_i && any_j {
+            let avg =
+                l.f(0.0) + mine[c].div(third) + across_i[c].div(third) + across_j[c].div(third);
+            v[c] = corner.select(avg, v[c]);
+        }
+    }
+    v
+}
+
+/// The texel across the edge of each lane's face from `(i, j)`.
+#[inline(always)]
+fn across<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    lv: &LevelLanes<L>,
+    face: L::I,
+    (i, j): (L::I, L::I),
+    dref: L::F,
+) -> [L::F; 4] {
+    let (f, ni, nj) = neighbour(l, face, i, j, lv.w, lv.wf);
+    let blk = column_blocks(l, p, ni) + row_blocks(l, p, lv, nj);
+    let at = lv.offset + (f - face) * lv.stride + blk.shl(p.texel_shift);
+    read_at::<L, K>(l, p, at, dref)
+}
+
+/// `reference::cube_neighbour` on every lane: texel `(i, j)` of face
+/// `face` (size `n`, `nf` as f32), one index off the face, as the
+/// neighbouring face's `(face, i, j)`.
+#[inline(always)]
+fn neighbour<L: Lanes>(
+    l: L,
+    face: L::I,
+    i: L::I,
+    j: L::I,
+    n: L::I,
+    nf: L::F,
+) -> (L::I, L::I, L::I) {
+    let (one, two, half) = (l.f(1.0), l.f(2.0), l.f(0.5));
+    let sc = (two * (i.to_f32() + half)).div(nf) - one;
+    let tc = (two * (j.to_f32() + half)).div(nf) - one;
+    // `face_dir`: the direction through `(sc, tc)` of each lane's face.
+    let neg = l.f(-1.0);
+    let (nsc, ntc) = (sc * neg, tc * neg);
+    let ff = face.to_f32();
+    let mut on = [l.m(false); 6];
+    let mut k = 0;
+    while k < 6 {
+        on[k] = ff.eq(l.f(k as f32));
+        k += 1;
+    }
+    let x = by_face::<L>(&on, [one, neg, sc, sc, sc, nsc]);
+    let y = by_face::<L>(&on, [ntc, ntc, one, neg, ntc, ntc]);
+    let z = by_face::<L>(&on, [nsc, sc, tc, ntc, one, neg]);
+    let cf = CubeFace::new(l, x, y, z);
+    let (s, t) = cf.coords(l);
+    let top = n - l.i(1);
+    let (ii, jj) = ((s * nf).floor().to_i32(), (t * nf).floor().to_i32());
+    (cf.face, ii.max(l.i(0)).min(top), jj.max(l.i(0)).min(top))
+}
+
+/// Per lane, `v[face]` for the lane's face (`on[k]`: the lane is on face
+/// `k`; face 5 when none is).
+#[inline(always)]
+fn by_face<L: Lanes>(on: &[L::M; 6], v: [L::F; 6]) -> L::F {
+    let mut r = v[5];
+    let mut k = 5;
+    while k > 0 {
+        k -= 1;
+        r = on[k].select(v[k], r);
+    }
+    r
 }
 
 /// One level's nearest-or-bilinear filter (`Ctx::filter_level`) of `N`
@@ -1163,6 +1317,9 @@ fn filter_level<L: Lanes, const K: u8>(
         ys,
         wts,
         inside,
+        raw,
+        off,
+        seam,
     } = level_taps(l, p, lv, linear, (s, t))?;
     // (Nearest: `-0.0 + 1 * v` is `v` for UNORM values.)
     // `filter_level`'s order: ky outer, kx inner, from -0.0. UNORM texels
@@ -1201,7 +1358,19 @@ fn filter_level<L: Lanes, const K: u8>(
                 continue;
             }
             let w = wts[0][kx] * wts[1][ky];
-            let mut v = read::<L, K>(l, p, lv, xs[kx] + ys[ky], dref);
+            let mut v = if seam {
+                seam_read::<L, K>(
+                    l,
+                    p,
+                    lv,
+                    xs[kx] + ys[ky],
+                    (raw[0][kx], raw[1][ky]),
+                    (off[0][kx], off[1][ky]),
+                    dref,
+                )
+            } else {
+                read::<L, K>(l, p, lv, xs[kx] + ys[ky], dref)
+            };
             if let Some(b) = border {
                 let ins = inside[0][kx] & inside[1][ky];
                 for c in 0..4 {

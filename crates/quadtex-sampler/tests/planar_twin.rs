@@ -509,9 +509,10 @@ fn planar_integer_filtering_equals_the_reference_at_every_simd_level() {
 }
 
 /// The planar kernel on cubes and cube arrays against the reference, bit
-/// for bit, at every SIMD level (groups whose linear footprints leave a
-/// face under seamless filtering are handed back, and checked all the
-/// same).
+/// for bit, at every SIMD level, seamless footprints that leave a face
+/// (edges and corners) included: more than 90% of the quads stay on the
+/// kernel (97.5% with this seed; 73.7% when seam groups were handed
+/// back).
 #[test]
 fn planar_cube_equals_the_reference_at_every_simd_level() {
     let mut rng = Rng(0x5eed_91a4_c0be_0001);
@@ -530,7 +531,7 @@ fn planar_cube_equals_the_reference_at_every_simd_level() {
         }
     }
     assert!(
-        kernel * 10 > quads * 5,
+        kernel * 10 > quads * 9,
         "{kernel} of {quads} quads on the kernel"
     );
 }
