@@ -1507,6 +1507,14 @@ fn layers<L: Lanes>(l: L, p: &Plan<'_>, a: L::F, count: u32) -> L::I {
     none.select(l.f(0.0), r.min(top)).to_i32()
 }
 
+/// One vector of a group, ready to filter: its LOD, its coordinates in
+/// the level's space (face coordinates for cubes) and its layers.
+struct Prepared<L: Lanes> {
+    lod: QuadLod<L>,
+    st: (L::F, L::F),
+    layer: L::I,
+}
+
 /// Quads `q0..q0 + N`: their LOD, once per quad, then their `4N` pixels
 /// `N` at a time. `false`: the group is not for this kernel (some planes
 /// may have been written; the caller writes the whole group again).
@@ -1558,6 +1566,9 @@ fn group<L: Lanes, const K: u8>(
         }
         _ => None,
     };
+    // The four vectors' LODs first, then their pixels: independent
+    // chains the core overlaps (per-lane cube LODs are long ones).
+    let mut lods: [Option<Prepared<L>>; 4] = [None, None, None, None];
     let mut k = 0;
     while k < 4 {
         let at = base + k * n;
@@ -1659,8 +1670,21 @@ fn group<L: Lanes, const K: u8>(
                 select(l, p, fp, quad_pattern(l, p.lane_bias))
             }
         };
+        lods[k] = Some(Prepared {
+            lod,
+            st: (sk, tk),
+            layer,
+        });
+        k += 1;
+    }
+    let mut k = 0;
+    while k < 4 {
+        let at = base + k * n;
+        let Some(v) = &lods[k] else {
+            return false;
+        };
         let dref = dref_lanes(l, p, coords, at);
-        if !pixels::<L, K>(l, p, out, &lod, (sk, tk), layer, dref, at) {
+        if !pixels::<L, K>(l, p, out, &v.lod, v.st, v.layer, dref, at) {
             return false;
         }
         k += 1;
