@@ -1312,15 +1312,62 @@ fn filter_level<L: Lanes, const K: u8>(
     (s, t): (L::F, L::F),
     dref: L::F,
 ) -> Option<[L::F; 4]> {
+    let taps = level_taps(l, p, lv, linear, (s, t))?;
+    let texels = tap_texels::<L, K>(l, p, lv, &taps, dref);
+    Some(weigh::<L, K>(l, p, &taps, &texels, dref))
+}
+
+/// The texels of a level's footprint (`texels[2 * ky + kx]`), read and
+/// decoded (compared when the call compares; the seamless cube rule
+/// applied): only the first when both filters are nearest. Kept apart
+/// from [`weigh`] so that a trilinear filter issues both levels' reads
+/// before it waits for either.
+#[inline(always)]
+fn tap_texels<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    lv: &LevelLanes<L>,
+    taps: &Taps<L>,
+    dref: L::F,
+) -> [[L::F; 4]; 4] {
     let Taps {
-        xs,
-        ys,
-        wts,
-        inside,
-        raw,
-        off,
-        seam,
-    } = level_taps(l, p, lv, linear, (s, t))?;
+        xs, ys, raw, off, ..
+    } = taps;
+    let mut texels = [[l.f(0.0); 4]; 4];
+    for ky in 0..2 {
+        for kx in 0..2 {
+            if p.nearest && (kx, ky) != (0, 0) {
+                continue;
+            }
+            texels[2 * ky + kx] = if taps.seam {
+                seam_read::<L, K>(
+                    l,
+                    p,
+                    lv,
+                    xs[kx] + ys[ky],
+                    (raw[0][kx], raw[1][ky]),
+                    (off[0][kx], off[1][ky]),
+                    dref,
+                )
+            } else {
+                read::<L, K>(l, p, lv, xs[kx] + ys[ky], dref)
+            };
+        }
+    }
+    texels
+}
+
+/// A level's filtered value from its footprint's texels
+/// (`Ctx::filter_level`'s sum).
+#[inline(always)]
+fn weigh<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    taps: &Taps<L>,
+    texels: &[[L::F; 4]; 4],
+    dref: L::F,
+) -> [L::F; 4] {
+    let Taps { wts, inside, .. } = taps;
     // (Nearest: `-0.0 + 1 * v` is `v` for UNORM values.)
     // `filter_level`'s order: ky outer, kx inner, from -0.0. UNORM texels
     // and compare results are never negative, so a zero-weight term adds
@@ -1330,7 +1377,7 @@ fn filter_level<L: Lanes, const K: u8>(
     // a compare) skip zero-weight terms as the reference does.
     let signed = signed_texels::<K>(p);
     if p.nearest && !signed {
-        return Some(read::<L, K>(l, p, lv, xs[0] + ys[0], dref));
+        return texels[0];
     }
     // The border texel as read (compared when the call compares), its
     // channels in the kernel's order.
@@ -1358,19 +1405,7 @@ fn filter_level<L: Lanes, const K: u8>(
                 continue;
             }
             let w = wts[0][kx] * wts[1][ky];
-            let mut v = if seam {
-                seam_read::<L, K>(
-                    l,
-                    p,
-                    lv,
-                    xs[kx] + ys[ky],
-                    (raw[0][kx], raw[1][ky]),
-                    (off[0][kx], off[1][ky]),
-                    dref,
-                )
-            } else {
-                read::<L, K>(l, p, lv, xs[kx] + ys[ky], dref)
-            };
+            let mut v = texels[2 * ky + kx];
             if let Some(b) = border {
                 let ins = inside[0][kx] & inside[1][ky];
                 for c in 0..4 {
@@ -1394,7 +1429,7 @@ fn filter_level<L: Lanes, const K: u8>(
             }
         }
     }
-    Some(acc)
+    acc
 }
 
 /// Integer filtering of one level (`Ctx::filter_level_int`, then the
@@ -1892,34 +1927,46 @@ fn levels<L: Lanes, const K: u8>(
 ) -> Option<[L::F; 4]> {
     let linear = lod.linear;
     let lv = level_lanes(l, p, lod.hi, layer);
-    let v0 = filter_level::<L, K>(l, p, &lv, linear, (s, t), dref)?;
     // `sample_lane`: -0.0 plus each weighted level (UNORM values: a
     // zero-weight level adds +0, as in `filter_level`).
     let (w0, w1) = (lod.w_hi, lod.w_lo);
     let mut acc = [l.f(0.0); 4];
-    if signed_texels::<K>(p) {
-        // `sample_lane` skips zero-weight levels.
-        let (live0, live1) = (w0.eq(l.f(0.0)).not(), w1.eq(l.f(0.0)).not());
-        for c in 0..4 {
-            let a = live0.select(l.f(-0.0) + w0 * v0[c], l.f(-0.0));
-            acc[c] = a;
-        }
-        if !w1.eq(l.f(0.0)).all() {
-            let lv1 = level_lanes(l, p, lod.lo, layer);
-            let v1 = filter_level::<L, K>(l, p, &lv1, linear, (s, t), dref)?;
+    let signed = signed_texels::<K>(p);
+    if !w1.eq(l.f(0.0)).all() {
+        // Trilinear: both levels' reads first, then their sums.
+        let lv1 = level_lanes(l, p, lod.lo, layer);
+        let (t0, t1) = (
+            level_taps(l, p, &lv, linear, (s, t))?,
+            level_taps(l, p, &lv1, linear, (s, t))?,
+        );
+        let x0 = tap_texels::<L, K>(l, p, &lv, &t0, dref);
+        let x1 = tap_texels::<L, K>(l, p, &lv1, &t1, dref);
+        let v0 = weigh::<L, K>(l, p, &t0, &x0, dref);
+        let v1 = weigh::<L, K>(l, p, &t1, &x1, dref);
+        if signed {
+            // `sample_lane` skips zero-weight levels.
+            let (live0, live1) = (w0.eq(l.f(0.0)).not(), w1.eq(l.f(0.0)).not());
             for c in 0..4 {
-                acc[c] = live1.select(acc[c] + w1 * v1[c], acc[c]);
+                let a = live0.select(l.f(-0.0) + w0 * v0[c], l.f(-0.0));
+                acc[c] = live1.select(a + w1 * v1[c], a);
+            }
+        } else {
+            for c in 0..4 {
+                acc[c] = l.f(-0.0) + w0 * v0[c] + w1 * v1[c];
             }
         }
-    } else if w1.eq(l.f(0.0)).all() {
+        return Some(acc);
+    }
+    let v0 = filter_level::<L, K>(l, p, &lv, linear, (s, t), dref)?;
+    if signed {
+        // `sample_lane` skips zero-weight levels.
+        let live0 = w0.eq(l.f(0.0)).not();
         for c in 0..4 {
-            acc[c] = l.f(-0.0) + w0 * v0[c];
+            acc[c] = live0.select(l.f(-0.0) + w0 * v0[c], l.f(-0.0));
         }
     } else {
-        let lv1 = level_lanes(l, p, lod.lo, layer);
-        let v1 = filter_level::<L, K>(l, p, &lv1, linear, (s, t), dref)?;
         for c in 0..4 {
-            acc[c] = l.f(-0.0) + w0 * v0[c] + w1 * v1[c];
+            acc[c] = l.f(-0.0) + w0 * v0[c];
         }
     }
     Some(acc)
