@@ -16,8 +16,9 @@
 //! ones, then filters the quads' pixels `N` at a time.
 //!
 //! It covers the common family: 2D, 2D-array, cube and cube-array views
-//! (each lane on its own face; with seamless filtering a group whose
-//! linear footprint leaves a face is handed back) of 8-bit RGBA / BGRA
+//! (each lane on its own face; with seamless filtering a linear
+//! footprint that leaves its face reads the neighbouring face's texels,
+//! three averaged at a corner, as the reference does) of 8-bit RGBA / BGRA
 //! UNORM and sRGB formats, R32_SFLOAT and R16G16B16A16_SFLOAT, D32_SFLOAT,
 //! D16_UNORM and the D24 UNORM depths with a depth compare (PCF) or
 //! without, and the block
@@ -428,7 +429,8 @@ impl<'a> Plan<'a> {
         for (k, r) in wrap.iter_mut().enumerate() {
             *r = match smp.address[k] {
                 // Seamless cube faces clamp to their edge whatever the
-                // mode (a footprint past it is handed back); without
+                // mode (a linear footprint past it reads the neighbouring
+                // face: `seam_read`); without
                 // seamless filtering each face takes the sampler's mode.
                 _ if cube && smp.seamless_cube => Wrap::Clamp,
                 AddressMode::Repeat => Wrap::Repeat,
