@@ -36,7 +36,7 @@ fn gl_workloads(c: &mut Criterion) {
             g.bench_function(format!("{}/threads={threads}", v.name), |b| {
                 b.iter(|| {
                     renderer.render_into(&frame, &mut out).expect("render");
-                    black_box(&out.color.data[0]);
+                    black_box(out.color.bytes().first());
                 })
             });
         }

@@ -30,7 +30,9 @@ fn main() -> ExitCode {
         Ok(r) => {
             println!(
                 "{scene_path}: {}x{} ({}x MSAA) -> {out_path}",
-                r.image.width, r.image.height, r.msaa
+                r.image.width(),
+                r.image.height(),
+                r.msaa
             );
             println!("{}", r.stats);
             ExitCode::SUCCESS

@@ -37,8 +37,8 @@ use std::time::{Duration, Instant};
 use glam::{Mat4, Vec4};
 use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat};
 use quadtex_raster::{
-    BlendMode, CullMode, DrawCall, DrawState, FragmentShader, Frame, Mesh, QuadBatch, QuadCtx,
-    Rendered, Renderer, TextureBinding, MAX_BATCH_QUADS,
+    BlendMode, ColorFormat, CullMode, DrawCall, DrawState, FragmentShader, Frame, Mesh, QuadBatch,
+    QuadCtx, Rendered, Renderer, TextureBinding, MAX_BATCH_QUADS,
 };
 use quadtex_sampler::{
     AddressMode, CompareOp, Filter, GatherArgs, MipmapMode, PlanarOut, Profile, QuadCoords,
@@ -538,7 +538,7 @@ fn shadow_ref(u: f32) -> f32 {
 /// The frame of `variant`: one draw of its mapping's two triangles with
 /// its shader, no depth test, into a 1920x1080 target.
 pub fn frame(variant: &Variant, textures: &Textures) -> Frame {
-    let mut frame = Frame::new(WIDTH, HEIGHT);
+    let mut frame = Frame::new(WIDTH, HEIGHT).with_color_format(ColorFormat::Rgba8Unorm);
     frame.clear_color = [0.0, 0.0, 0.0, 0.0];
     frame.draw(
         DrawCall::new(
@@ -609,18 +609,23 @@ pub fn time_frames(
     })
 }
 
-/// The colour target as RGBA8 UNORM bytes, top row first: each channel
+/// The colour target as RGBA8 UNORM bytes, top row first: the target's
+/// own bytes for an `R8G8B8A8_UNORM` target (the workloads' frames, as
+/// [`frame`] makes them), otherwise each sample 0's linear value
 /// clamped to `[0, 1]` and rounded to the nearest of 255ths, as an
 /// `R8G8B8A8_UNORM` target stores it (NaN stores 0).
 pub fn rgba8_top_first(out: &Rendered) -> Vec<u8> {
     let c = &out.color;
-    let s = c.samples.max(1) as usize;
-    let mut bytes = Vec::with_capacity(c.data.len() / s * 4);
-    for px in c.data.iter().step_by(s) {
-        for v in px {
-            let v = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
-            bytes.push((v * 255.0).round() as u8);
-        }
+    let s = c.samples().max(1) as usize;
+    let f = c.format();
+    if f == ColorFormat::Rgba8Unorm && s == 1 {
+        return c.bytes().to_vec();
+    }
+    let mut bytes = Vec::with_capacity(c.bytes().len() / f.bytes() / s * 4);
+    let mut px = [0u8; 4];
+    for v in c.bytes().chunks_exact(f.bytes()).step_by(s) {
+        ColorFormat::Rgba8Unorm.encode(f.decode(v), &mut px);
+        bytes.extend_from_slice(&px);
     }
     bytes
 }

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use quadtex::raster::scene::{
     profile_from_name, render_scene_with, RenderOptions, Scene, MAX_FRAMES, PROFILE_NAMES,
 };
+use quadtex::raster::ColorFormat;
 use quadtex::raster::{Error, Renderer, Stats, MAX_THREADS};
 
 /// The `render` command's arguments.
@@ -35,6 +36,12 @@ pub(crate) struct RenderArgs {
     /// Sampler profile: vulkan, nv_sass, ptx or d3d11.
     #[arg(long, default_value = "vulkan")]
     profile: String,
+    /// Colour target format: rgba8_srgb, rgba8_unorm, bgra8_srgb,
+    /// bgra8_unorm, rgba16f or rgba32f (default: the scene's [output]
+    /// format, rgba8_srgb unless it says otherwise). The PNG holds the
+    /// target's values sRGB-encoded in 8 bits whatever the format.
+    #[arg(long = "target-format")]
+    target_format: Option<String>,
     /// Print quads shaded, helper lanes, texture operations, texels read,
     /// time per stage and quads/s.
     #[arg(long)]
@@ -132,6 +139,15 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), Failure> {
             PROFILE_NAMES.join(", ")
         ))
     })?;
+    let format = match &args.target_format {
+        None => None,
+        Some(name) => Some(ColorFormat::from_name(name).ok_or_else(|| {
+            bad_input(format!(
+                "--target-format: unknown format `{name}` (expected {})",
+                ColorFormat::ALL.map(|f| f.name()).join(", ")
+            ))
+        })?),
+    };
     let scene = Scene::load(&args.scene).map_err(|e| failure(e.into()))?;
     let renderer = Renderer::new(args.threads)
         .map_err(failure)?
@@ -142,6 +158,7 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), Failure> {
         msaa: args.msaa,
         threads: args.threads,
         profile,
+        format,
         frame: None,
     };
     if let Some(dir) = args.output.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -200,7 +217,7 @@ fn render_one(
     })?;
     totals.png += t.elapsed();
     totals.frames += 1;
-    totals.pixels += u64::from(r.image.width) * u64::from(r.image.height);
+    totals.pixels += u64::from(r.image.width()) * u64::from(r.image.height());
     totals.main += r.stats;
     if let Some(s) = r.shadow_stats {
         totals.shadow += s;

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3};
 use quadtex::gl_workloads::{self, Mapping, Textures};
 use quadtex::raster::{
-    shader_fn, texels_f32, DrawCall, DrawState, Frame, Mesh, QuadCtx, Renderer, TextureBinding,
+    shader_fn, texels_f32, ColorFormat, DrawCall, DrawState, Frame, Mesh, QuadCtx, Renderer,
+    TextureBinding,
 };
 use quadtex::sampler::{AddressMode, Filter, GatherArgs, MipmapMode, Profile, SamplerHeader};
 
@@ -36,15 +37,12 @@ fn flat_frame_is_fract_of_the_interpolated_uv() {
     for (x, y) in [(0usize, 0usize), (1919, 1079), (640, 360), (7, 1000)] {
         let u = 3.0 * (x as f64 + 0.5) / w as f64;
         let v = 3.0 * (1.0 - (y as f64 + 0.5) / h as f64);
-        let px = out.color.data[y * w + x];
-        assert!(
-            (f64::from(px[0]) - (u - u.floor())).abs() < 1e-4,
-            "{x},{y}: {px:?}"
-        );
-        assert!(
-            (f64::from(px[1]) - (v - v.floor())).abs() < 1e-4,
-            "{x},{y}: {px:?}"
-        );
+        // The target is R8G8B8A8_UNORM: within half a code (and the
+        // interpolation's rounding) of the exact value.
+        let px = out.color.pixel(x as u32, y as u32).unwrap();
+        let near = |got: f32, want: f64| (f64::from(got) - want).abs() <= 0.5 / 255.0 + 1e-4;
+        assert!(near(px[0], u - u.floor()), "{x},{y}: {px:?}");
+        assert!(near(px[1], v - v.floor()), "{x},{y}: {px:?}");
         assert_eq!([px[2], px[3]], [0.0, 1.0]);
     }
     let bytes = gl_workloads::rgba8_top_first(&out);
@@ -85,7 +83,7 @@ fn clip_space_vertices_draw_what_the_same_positions_through_a_matrix_draw() {
             DrawCall::new(Arc::new(mesh), transform, shader_fn(Vec::new(), flat))
                 .with_state(DrawState::OVERLAY),
         );
-        r.render(&f).unwrap().color.data
+        r.render(&f).unwrap().color.values()
     };
     let a = render(clip, Mat4::IDENTITY);
     let b = render(by_matrix, m);
@@ -113,7 +111,8 @@ fn batched_gather_gives_the_per_quad_gathers_frame() {
             *out = texels_f32(&q.gather(0, &GatherArgs::default(), c));
         },
     );
-    let mut f = Frame::new(gl_workloads::WIDTH, gl_workloads::HEIGHT);
+    let mut f = Frame::new(gl_workloads::WIDTH, gl_workloads::HEIGHT)
+        .with_color_format(ColorFormat::Rgba8Unorm);
     f.clear_color = [0.0; 4];
     f.draw(
         DrawCall::new(Arc::new(Mapping::Minify.mesh()), Mat4::IDENTITY, per_quad)
@@ -122,14 +121,12 @@ fn batched_gather_gives_the_per_quad_gathers_frame() {
     let r = Renderer::new(2).unwrap();
     let a = r.render(&batched).unwrap();
     let b = r.render(&f).unwrap();
-    assert_eq!(a.color.data, b.color.data);
+    assert_eq!(a.color.format(), ColorFormat::Rgba8Unorm);
+    assert_eq!(a.color.bytes(), b.color.bytes());
     assert_eq!(a.stats.tex.gather, b.stats.tex.gather);
-    // Gathers read level 0's red bytes: whole 255ths, not all equal.
-    let px = a.color.data[1000 * 1920 + 10];
-    for c in px {
-        assert_eq!((c * 255.0).round() / 255.0, c);
-    }
-    assert!(a.color.data.iter().any(|p| p[0] != px[0]));
+    // Gathers read level 0's red bytes: not all equal.
+    let px = a.color.pixel(10, 1000).unwrap();
+    assert!(a.color.values().iter().any(|p| p[0] != px[0]));
 }
 
 #[test]

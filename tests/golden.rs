@@ -42,7 +42,7 @@ fn render(name: &str) -> (Vec<u8>, ColorTarget) {
     let scene = Scene::load(root().join("scenes").join(format!("{name}.toml")))
         .unwrap_or_else(|e| panic!("{name}: {e}"));
     let r = render_scene(&scene, &options(2)).unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert_eq!((r.image.width, r.image.height), (WIDTH, HEIGHT));
+    assert_eq!((r.image.width(), r.image.height()), (WIDTH, HEIGHT));
     let png = r.image.encode_png().expect("encode");
     let rgba = image::load_from_memory(&png).expect("decode").to_rgba8();
     (rgba.into_raw(), r.image)
@@ -164,5 +164,5 @@ fn showcase_runs_every_texture_operation() {
     assert!(r.shadow_stats.is_some_and(|s| s.quads > 0));
     // The sky's clear colour never shows: the skybox covers every pixel.
     let clear = scene.output.clear.to_array();
-    assert!(r.image.data.iter().all(|p| *p != clear));
+    assert!(r.image.values().iter().all(|p| *p != clear));
 }

@@ -21,12 +21,14 @@
 //!   (x, y), 1 = (x+1, y), 2 = (x, y+1), 3 = (x+1, y+1)), the masks, fine and
 //!   coarse derivatives, and the sampler's `sample`, `gather`, `query_lod`
 //!   and `fetch` on its [`TextureBinding`]s.
-//! - **Targets**: colour is linear RGBA f32 per sample ([`ColorTarget`]),
+//! - **Targets**: colour is stored per sample in the frame's
+//!   [`ColorFormat`] ([`ColorTarget`]: 8-bit RGBA or BGRA UNORM or sRGB,
+//!   RGBA16F, or RGBA32F, the default), encoded as it is written;
 //!   depth is `D32_SFLOAT` or 24-bit UNORM ([`DepthFormat`]) per sample, with
 //!   every [`CompareOp`](quadtex_sampler::CompareOp) and [`BlendMode`]s.
 //!   MSAA runs 1, 4 or 8 samples at the standard Vulkan positions with
 //!   per-pixel shading; [`Renderer::resolve`] turns the colour target into a
-//!   2D multisample texture and averages it with the [`MsaaResolve`] shader
+//!   2D multisample texture of its own format (a copy) and averages it with the [`MsaaResolve`] shader
 //!   (`ld2dms` fetches) in a full-screen pass.
 //! - **Render to texture**: [`ColorTarget::to_texture`],
 //!   [`DepthTarget::to_texture`] (shadow maps for [`Shadowed`]) and
@@ -46,7 +48,7 @@
 //! use std::sync::Arc;
 //! use glam::{Mat4, Vec2, Vec3};
 //! use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat};
-//! use quadtex_raster::{DrawCall, Frame, Mesh, Renderer, TextureBinding, Unlit};
+//! use quadtex_raster::{ColorFormat, DrawCall, Frame, Mesh, Renderer, TextureBinding, Unlit};
 //! use quadtex_sampler::{AddressMode, SamplerHeader};
 //!
 //! // A 2x2 checker texture.
@@ -60,11 +62,15 @@
 //! let view = glam::camera::rh::view::look_at_mat4(Vec3::new(0.0, 0.0, 2.5), Vec3::ZERO, Vec3::Y);
 //! let proj: Mat4 = glam::camera::rh::proj::directx::perspective(1.0, 1.0, 0.1, 10.0);
 //!
-//! let mut frame = Frame::new(64, 64).with_samples(4);
+//! // 4x MSAA into an sRGB 8-bit target (what a PNG holds).
+//! let mut frame = Frame::new(64, 64)
+//!     .with_samples(4)
+//!     .with_color_format(ColorFormat::Rgba8Srgb);
 //! frame.draw(DrawCall::new(mesh, proj * view, Arc::new(shader)));
 //! let renderer = Renderer::new(2).unwrap();
 //! let out = renderer.render_resolved(&frame).unwrap();
-//! assert_eq!(out.color.samples, 1);
+//! assert_eq!(out.color.samples(), 1);
+//! assert_eq!(out.color.bytes().len(), 64 * 64 * 4);
 //! assert!(out.stats.quads > 0);
 //! let png: Vec<u8> = out.color.encode_png().unwrap();
 //! assert_eq!(&png[1..4], b"PNG");
@@ -101,5 +107,6 @@ pub use shader::{
 };
 pub use stats::{Stats, TexStats};
 pub use target::{
-    cube_face_projection, cube_face_view, cube_texture, ColorTarget, DepthTarget, Srgb8Encoder,
+    cube_face_projection, cube_face_view, cube_texture, ColorFormat, ColorTarget, DepthTarget,
+    Srgb8Encoder,
 };

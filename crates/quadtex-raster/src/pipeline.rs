@@ -9,6 +9,7 @@ use quadtex_sampler::CompareOp;
 
 use crate::mesh::Mesh;
 use crate::shader::FragmentShader;
+use crate::target::ColorFormat;
 
 /// Which triangles are dropped by winding. Front faces are
 /// counter-clockwise in normalized device coordinates (y up), as in OpenGL.
@@ -193,6 +194,10 @@ pub struct Frame {
     /// (quads are still counted in [`Stats::quads`](crate::Stats::quads)),
     /// and the returned colour target is 0 x 0.
     pub color: bool,
+    /// The colour target's format ([`ColorFormat::Rgba32Float`] unless
+    /// set): shader outputs are encoded into it as they are written, and
+    /// blending reads it back (clamped to `[0, 1]` for UNORM and sRGB).
+    pub color_format: ColorFormat,
     /// Draws, in submission order.
     pub draws: Vec<DrawCall>,
 }
@@ -209,8 +214,15 @@ impl Frame {
             clear_depth: 1.0,
             depth_format: DepthFormat::D32Float,
             color: true,
+            color_format: ColorFormat::Rgba32Float,
             draws: Vec::new(),
         }
+    }
+
+    /// This frame with its colour target in `format`.
+    pub fn with_color_format(mut self, format: ColorFormat) -> Frame {
+        self.color_format = format;
+        self
     }
 
     /// This frame with `samples` per pixel.

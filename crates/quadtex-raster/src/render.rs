@@ -12,7 +12,6 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use glam::{Mat4, Vec3};
-use quadtex_format::TextureFormat;
 use quadtex_sampler::{PlanarOut, Profile};
 use rayon::prelude::*;
 
@@ -23,7 +22,7 @@ use crate::pipeline::{sample_positions, BlendMode, DrawCall, DrawState, Frame};
 use crate::setup::{setup_draw, Tri, SUB};
 use crate::shader::{QuadBatch, QuadCtx, MAX_BATCH_QUADS};
 use crate::stats::Stats;
-use crate::target::{try_filled, try_resize, ColorTarget, DepthTarget};
+use crate::target::{try_filled, try_resize, ColorFormat, ColorTarget, DepthTarget};
 
 /// Tile size in pixels (square).
 pub const TILE: u32 = 64;
@@ -79,7 +78,9 @@ struct TileBuf<'a> {
     w: u32,
     h: u32,
     stride: usize,
-    color: &'a mut [[f32; 4]],
+    /// The band's colour bytes, `format.bytes()` a sample.
+    color: &'a mut [u8],
+    format: ColorFormat,
     depth: &'a mut [f32],
     stats: Stats,
 }
@@ -183,15 +184,18 @@ impl Renderer {
         // so the old contents need no clearing.
         let color = &mut out.color;
         let (cw, ch) = if frame.color { (w, h) } else { (0, 0) };
-        color.width = cw;
-        color.height = ch;
-        color.samples = s;
+        let format = frame.color_format;
+        let bpp = format.bytes();
+        color.set_shape(cw, ch, s, format);
         try_resize(
-            &mut color.data,
+            color.bytes_mut(),
             "colour target",
-            cw as usize * ch as usize * s as usize,
-            frame.clear_color,
+            cw as usize * ch as usize * s as usize * bpp,
+            0u8,
         )?;
+        let mut clear = [0u8; 16];
+        format.encode(frame.clear_color, &mut clear);
+        let clear = &clear[..bpp];
         let depth = &mut out.depth;
         depth.width = w;
         depth.height = h;
@@ -245,8 +249,12 @@ impl Renderer {
         let (wu, su) = (w as usize, s as usize);
         let band_len = wu * TILE as usize * su;
         let depth_bands = depth.data.chunks_mut(band_len);
-        let mut bands: Vec<(&mut [[f32; 4]], &mut [f32])> = if frame.color {
-            color.data.chunks_mut(band_len).zip(depth_bands).collect()
+        let mut bands: Vec<(&mut [u8], &mut [f32])> = if frame.color {
+            color
+                .bytes_mut()
+                .chunks_mut(band_len * bpp)
+                .zip(depth_bands)
+                .collect()
         } else {
             depth_bands.map(|d| (&mut [][..], d)).collect()
         };
@@ -255,7 +263,7 @@ impl Renderer {
                 .par_iter_mut()
                 .enumerate()
                 .map(|(ty, (cband, dband))| {
-                    cband.fill(frame.clear_color);
+                    fill_pattern(cband, clear);
                     dband.fill(clear_depth);
                     let ty = ty as u32;
                     let mut stats = Stats::default();
@@ -268,6 +276,7 @@ impl Renderer {
                             h: TILE.min(h - y0),
                             stride: wu,
                             color: cband,
+                            format,
                             depth: dband,
                             stats: Stats::default(),
                         };
@@ -287,18 +296,23 @@ impl Renderer {
         Ok(())
     }
 
-    /// The MSAA resolve: `color` becomes a 2D multisample
-    /// `R32G32B32A32_SFLOAT` texture, and a full-screen triangle with the
+    /// The MSAA resolve: `color` becomes a 2D multisample texture of its
+    /// own format (its bytes copied), and a full-screen triangle with the
     /// [`MsaaResolve`] shader fetches (`ld2dms`) every sample of each pixel
-    /// and averages them. A single-sampled target comes back as it is.
+    /// (decoded to linear values, sRGB included) and averages them into a
+    /// single-sampled target of the same format. A single-sampled target
+    /// comes back as it is.
     pub fn resolve(&self, color: &ColorTarget) -> Result<(ColorTarget, Stats)> {
-        if color.samples <= 1 || color.width == 0 || color.height == 0 {
+        if color.samples() <= 1 || color.width() == 0 || color.height() == 0 {
             return Ok((color.single_sample(), Stats::default()));
         }
         let t0 = Instant::now();
-        let tex = color.to_texture(TextureFormat::Rgba32Float)?;
+        // The samples as they are stored (a copy, no conversion); the
+        // fetches decode them (sRGB to linear), the shader averages, and
+        // the single-sampled target of the same format encodes the mean.
+        let tex = color.to_texture(color.format().texture_format())?;
         let shader = MsaaResolve::new(Arc::new(tex));
-        let mut frame = Frame::new(color.width, color.height);
+        let mut frame = Frame::new(color.width(), color.height()).with_color_format(color.format());
         frame.draws.push(
             DrawCall::new(
                 Arc::new(fullscreen_triangle()),
@@ -318,7 +332,7 @@ impl Renderer {
     /// its samples.
     pub fn render_resolved(&self, frame: &Frame) -> Result<Rendered> {
         let mut r = self.render(frame)?;
-        if r.color.samples > 1 {
+        if r.color.samples() > 1 {
             let (c, s) = self.resolve(&r.color)?;
             r.color = c;
             r.stats += s;
@@ -416,6 +430,8 @@ fn render_tile(
     // depth only).
     let mut depths: Vec<[[f32; MAX_SAMPLES]; 4]> = Vec::with_capacity(BATCH);
     let mut outs: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; 4 * BATCH]);
+    // The batch's colours encoded in the target's format.
+    let mut enc = vec![0u8; 4 * BATCH * tile.format.bytes()];
     let (tx1, ty1) = (tile.x0 + tile.w, tile.y0 + tile.h);
     for &ti in bin {
         let tri = &tris[ti as usize];
@@ -541,6 +557,7 @@ fn render_tile(
                         &pending,
                         &depths,
                         &mut outs,
+                        &mut enc,
                         tile,
                         ns,
                         write_depth,
@@ -560,6 +577,7 @@ fn render_tile(
             &pending,
             &depths,
             &mut outs,
+            &mut enc,
             tile,
             ns,
             write_depth,
@@ -587,6 +605,7 @@ fn flush(
     smasks: &[[u8; 4]],
     depths: &[[[f32; MAX_SAMPLES]; 4]],
     outs: &mut [Vec<f32>; 4],
+    enc: &mut [u8],
     tile: &mut TileBuf<'_>,
     ns: usize,
     write_depth: bool,
@@ -609,25 +628,42 @@ fn flush(
     let [r, g, b, a] = outs;
     let blend = draw.state.blend;
     let replace = blend == BlendMode::Replace;
+    let format = tile.format;
+    let bpp = format.bytes();
+    if frame.color {
+        // The batch's colours in the target's format, lane after lane.
+        format.encode_planes([&r[..n], &g[..n], &b[..n], &a[..n]], n, enc);
+    }
+    // Row pitch of the band in bytes (single-sampled targets).
+    let pitch = tile.stride * bpp;
     for (i, smask) in smasks.iter().enumerate() {
         let (x, y) = batch.origin(i);
+        if ns == 1 && !write_depth && replace && frame.color && *smask == [1; 4] {
+            // A whole quad of a single-sampled target: its two rows of
+            // two pixels, copied as they were encoded (lanes 0 and 1 are
+            // the top row, 2 and 3 the bottom one).
+            let at = tile.at(x, y, 1) * bpp;
+            let q = &enc[4 * i * bpp..(4 * i + 4) * bpp];
+            if let Some(top) = tile.color.get_mut(at..at + 2 * bpp) {
+                top.copy_from_slice(&q[..2 * bpp]);
+            }
+            if let Some(bottom) = tile.color.get_mut(at + pitch..at + pitch + 2 * bpp) {
+                bottom.copy_from_slice(&q[2 * bpp..]);
+            }
+            continue;
+        }
         for (lane, &m) in smask.iter().enumerate() {
             if m == 0 {
                 continue;
             }
             let j = 4 * i + lane;
             let colour = [r[j], g[j], b[j], a[j]];
+            let src = &enc[j * bpp..(j + 1) * bpp];
             let base = tile.at(x + (lane as u32 & 1), y + (lane as u32 >> 1), ns);
             if ns == 1 && !write_depth {
                 // One sample, covered (the mask is not empty): the common
                 // case without the per-sample loop.
-                if let Some(dst) = tile.color.get_mut(base) {
-                    *dst = if replace {
-                        colour
-                    } else {
-                        blend.blend(colour, *dst)
-                    };
-                }
+                write_sample(tile.color, base * bpp, format, blend, colour, src);
                 continue;
             }
             let zs = depths.get(i).map_or(&[0.0; MAX_SAMPLES], |d| &d[lane]);
@@ -638,9 +674,60 @@ fn flush(
                 if write_depth {
                     tile.depth[base + s] = z;
                 }
-                if let Some(dst) = tile.color.get_mut(base + s) {
-                    *dst = blend.blend(colour, *dst);
-                }
+                write_sample(tile.color, (base + s) * bpp, format, blend, colour, src);
+            }
+        }
+    }
+}
+
+/// Writes one sample at byte `at` of `color` (nothing when the frame has
+/// no colour target, `color` then being empty): `src`, the shader's
+/// `colour` already encoded, under [`BlendMode::Replace`]; otherwise the
+/// stored value decoded, blended with `colour` (both clamped to `[0, 1]`
+/// first for a normalized format, as Vulkan "Blending" clamps
+/// fixed-point attachments' inputs) and encoded again.
+#[inline]
+fn write_sample(
+    color: &mut [u8],
+    at: usize,
+    format: ColorFormat,
+    blend: BlendMode,
+    colour: [f32; 4],
+    src: &[u8],
+) {
+    let Some(dst) = color.get_mut(at..at + src.len()) else {
+        return;
+    };
+    if blend == BlendMode::Replace {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let old = format.decode(dst);
+    let colour = if format.is_normalized() {
+        colour.map(|v| v.clamp(0.0, 1.0))
+    } else {
+        colour
+    };
+    format.encode(blend.blend(colour, old), dst);
+}
+
+/// Fills `band` with copies of the `pattern.len()`-byte `pattern` (a
+/// cleared sample).
+fn fill_pattern(band: &mut [u8], pattern: &[u8]) {
+    fn fill<const N: usize>(band: &mut [u8], pattern: &[u8]) {
+        let mut p = [0u8; N];
+        p.copy_from_slice(&pattern[..N]);
+        for c in band.chunks_exact_mut(N) {
+            c.copy_from_slice(&p);
+        }
+    }
+    match pattern.len() {
+        4 => fill::<4>(band, pattern),
+        8 => fill::<8>(band, pattern),
+        16 => fill::<16>(band, pattern),
+        _ => {
+            for c in band.chunks_exact_mut(pattern.len().max(1)) {
+                c.copy_from_slice(pattern);
             }
         }
     }

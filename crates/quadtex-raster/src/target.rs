@@ -3,7 +3,9 @@
 //! faces, multisample images) and to PNG.
 
 use glam::{Mat4, Vec3};
-use quadtex_format::texel::{encode, f32_to_unorm};
+use quadtex_format::texel::{
+    decode, encode, f32_to_unorm, linear_to_srgb, srgb8_table, unorm8_table,
+};
 use quadtex_format::{Aspect, Layout, Texel, Texture, TextureDesc, TextureFormat};
 
 use crate::error::{Error, Result};
@@ -37,40 +39,357 @@ pub(crate) fn try_resize<T: Clone>(
     Ok(())
 }
 
-/// A colour target: linear RGBA f32 per sample, stored pixel after pixel
-/// (row-major), the samples of a pixel together.
+/// The formats a [`ColorTarget`] stores its samples in (Vulkan colour
+/// attachment formats). Values are converted as the format crate's
+/// encoder converts them: UNORM clamps to `[0, 1]` and rounds to the
+/// nearest code (ties to even), sRGB applies the inverse EOTF to R, G and
+/// B first, `R16G16B16A16_SFLOAT` rounds to the nearest half.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ColorFormat {
+    /// `R8G8B8A8_UNORM`: 4 bytes a sample.
+    Rgba8Unorm,
+    /// `R8G8B8A8_SRGB`: 4 bytes a sample, R, G and B sRGB-encoded.
+    Rgba8Srgb,
+    /// `B8G8R8A8_UNORM`: 4 bytes a sample, blue first.
+    Bgra8Unorm,
+    /// `B8G8R8A8_SRGB`: 4 bytes a sample, blue first, sRGB-encoded.
+    Bgra8Srgb,
+    /// `R16G16B16A16_SFLOAT`: 8 bytes a sample.
+    Rgba16Float,
+    /// `R32G32B32A32_SFLOAT`: 16 bytes a sample, the values themselves
+    /// (the default: a frame's exact shader output).
+    #[default]
+    Rgba32Float,
+}
+
+impl ColorFormat {
+    /// Every colour target format.
+    pub const ALL: [ColorFormat; 6] = [
+        ColorFormat::Rgba8Unorm,
+        ColorFormat::Rgba8Srgb,
+        ColorFormat::Bgra8Unorm,
+        ColorFormat::Bgra8Srgb,
+        ColorFormat::Rgba16Float,
+        ColorFormat::Rgba32Float,
+    ];
+
+    /// The format crate's format.
+    pub fn texture_format(self) -> TextureFormat {
+        match self {
+            ColorFormat::Rgba8Unorm => TextureFormat::Rgba8Unorm,
+            ColorFormat::Rgba8Srgb => TextureFormat::Rgba8Srgb,
+            ColorFormat::Bgra8Unorm => TextureFormat::Bgra8Unorm,
+            ColorFormat::Bgra8Srgb => TextureFormat::Bgra8Srgb,
+            ColorFormat::Rgba16Float => TextureFormat::Rgba16Float,
+            ColorFormat::Rgba32Float => TextureFormat::Rgba32Float,
+        }
+    }
+
+    /// The colour target format of `format`, if it is one.
+    pub fn from_texture_format(format: TextureFormat) -> Option<ColorFormat> {
+        ColorFormat::ALL
+            .into_iter()
+            .find(|f| f.texture_format() == format)
+    }
+
+    /// The name scenes and the command line use: `rgba8_unorm`,
+    /// `rgba8_srgb`, `bgra8_unorm`, `bgra8_srgb`, `rgba16f` or `rgba32f`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ColorFormat::Rgba8Unorm => "rgba8_unorm",
+            ColorFormat::Rgba8Srgb => "rgba8_srgb",
+            ColorFormat::Bgra8Unorm => "bgra8_unorm",
+            ColorFormat::Bgra8Srgb => "bgra8_srgb",
+            ColorFormat::Rgba16Float => "rgba16f",
+            ColorFormat::Rgba32Float => "rgba32f",
+        }
+    }
+
+    /// The format named `name` ([`ColorFormat::name`]), or `None`.
+    pub fn from_name(name: &str) -> Option<ColorFormat> {
+        ColorFormat::ALL.into_iter().find(|f| f.name() == name)
+    }
+
+    /// Bytes per sample.
+    pub fn bytes(self) -> usize {
+        match self {
+            ColorFormat::Rgba16Float => 8,
+            ColorFormat::Rgba32Float => 16,
+            _ => 4,
+        }
+    }
+
+    /// Whether the format is normalized fixed point (UNORM or sRGB): blend
+    /// inputs are clamped to `[0, 1]` first (Vulkan "Blending").
+    pub fn is_normalized(self) -> bool {
+        !matches!(self, ColorFormat::Rgba16Float | ColorFormat::Rgba32Float)
+    }
+
+    /// Whether R and B are swapped in memory.
+    fn bgra(self) -> bool {
+        matches!(self, ColorFormat::Bgra8Unorm | ColorFormat::Bgra8Srgb)
+    }
+
+    /// Whether R, G and B are sRGB-encoded.
+    fn srgb(self) -> bool {
+        matches!(self, ColorFormat::Rgba8Srgb | ColorFormat::Bgra8Srgb)
+    }
+
+    /// Encodes linear RGBA `v` into `out` (`self.bytes()` long), bit for
+    /// bit as the format crate's `encode` does.
+    #[inline]
+    pub fn encode(self, v: [f32; 4], out: &mut [u8]) {
+        match self {
+            ColorFormat::Rgba32Float => {
+                for (d, x) in out.chunks_exact_mut(4).zip(v) {
+                    d.copy_from_slice(&x.to_le_bytes());
+                }
+            }
+            ColorFormat::Rgba16Float => {
+                // `encode` of an array format into a buffer of its size
+                // cannot fail; zeros stand in if it ever did.
+                if encode(self.texture_format(), Aspect::Color, Texel::Float(v), out).is_err() {
+                    out.fill(0);
+                }
+            }
+            _ => {
+                let c = if self.srgb() {
+                    srgb8_encoder().map_or_else(
+                        || {
+                            let s = |x: f32| unorm8(linear_to_srgb(x));
+                            [s(v[0]), s(v[1]), s(v[2]), unorm8(v[3])]
+                        },
+                        |e| e.encode(v),
+                    )
+                } else {
+                    v.map(unorm8)
+                };
+                let c = if self.bgra() {
+                    [c[2], c[1], c[0], c[3]]
+                } else {
+                    c
+                };
+                out[..4].copy_from_slice(&c);
+            }
+        }
+    }
+
+    /// The linear RGBA value of a sample's bytes (`self.bytes()` long), as
+    /// the format crate decodes them.
+    #[inline]
+    pub fn decode(self, bytes: &[u8]) -> [f32; 4] {
+        match self {
+            ColorFormat::Rgba32Float => std::array::from_fn(|c| {
+                f32::from_le_bytes([
+                    bytes[4 * c],
+                    bytes[4 * c + 1],
+                    bytes[4 * c + 2],
+                    bytes[4 * c + 3],
+                ])
+            }),
+            ColorFormat::Rgba16Float => match decode(self.texture_format(), Aspect::Color, bytes) {
+                Ok(Texel::Float(v)) => v,
+                _ => [0.0; 4],
+            },
+            _ => {
+                let b = if self.bgra() {
+                    [bytes[2], bytes[1], bytes[0], bytes[3]]
+                } else {
+                    [bytes[0], bytes[1], bytes[2], bytes[3]]
+                };
+                let (unorm, srgb) = (unorm8_table(), srgb8_table());
+                let rgb = if self.srgb() { srgb } else { unorm };
+                [
+                    rgb[b[0] as usize],
+                    rgb[b[1] as usize],
+                    rgb[b[2] as usize],
+                    unorm[b[3] as usize],
+                ]
+            }
+        }
+    }
+
+    /// Encodes `n` samples given as planes (`r[i], g[i], b[i], a[i]`, every
+    /// plane at least `n` long) into `out`, sample after sample
+    /// (`n * self.bytes()` bytes): [`ColorFormat::encode`] of each, with
+    /// the 8-bit UNORM formats in loops the compiler vectorizes.
+    pub fn encode_planes(self, planes: [&[f32]; 4], n: usize, out: &mut [u8]) {
+        let bpp = self.bytes();
+        let out = &mut out[..n * bpp];
+        let [r, g, b, a] = planes.map(|p| &p[..n]);
+        match self {
+            ColorFormat::Rgba8Unorm | ColorFormat::Bgra8Unorm => {
+                let (r, b) = if self.bgra() { (b, r) } else { (r, b) };
+                for (i, o) in out.chunks_exact_mut(4).enumerate() {
+                    o.copy_from_slice(&[unorm8(r[i]), unorm8(g[i]), unorm8(b[i]), unorm8(a[i])]);
+                }
+            }
+            ColorFormat::Rgba32Float => {
+                for (i, o) in out.chunks_exact_mut(16).enumerate() {
+                    o[..4].copy_from_slice(&r[i].to_le_bytes());
+                    o[4..8].copy_from_slice(&g[i].to_le_bytes());
+                    o[8..12].copy_from_slice(&b[i].to_le_bytes());
+                    o[12..].copy_from_slice(&a[i].to_le_bytes());
+                }
+            }
+            _ => {
+                for (i, o) in out.chunks_exact_mut(bpp).enumerate() {
+                    self.encode([r[i], g[i], b[i], a[i]], o);
+                }
+            }
+        }
+    }
+}
+
+/// `f32_to_unorm(v, 8)` (clamp to `[0, 1]`, NaN to 0, scale by 255,
+/// round to nearest even) without a library call: `v * 255` is exact in
+/// f64, and adding then subtracting 2^52 rounds it to the nearest whole
+/// number, ties to even.
+#[inline(always)]
+fn unorm8(v: f32) -> u8 {
+    const ROUND: f64 = 4_503_599_627_370_496.0;
+    let x = if v > 0.0 {
+        f64::from(v.min(1.0)) * 255.0
+    } else {
+        0.0
+    };
+    ((x + ROUND) - ROUND) as u8
+}
+
+/// The shared [`Srgb8Encoder`], built on first use (`None` only if the
+/// format crate refused to encode `R8G8B8A8_SRGB`).
+fn srgb8_encoder() -> Option<&'static Srgb8Encoder> {
+    static ENCODER: std::sync::OnceLock<Option<Srgb8Encoder>> = std::sync::OnceLock::new();
+    ENCODER.get_or_init(|| Srgb8Encoder::new().ok()).as_ref()
+}
+
+/// A colour target: every sample in the target's [`ColorFormat`], stored
+/// pixel after pixel in rows (row-major, top row first), the samples of
+/// a pixel together. The renderer hands bands of 64 whole rows to its
+/// threads, so each tile writes its own rows of one contiguous band.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ColorTarget {
-    /// Width in pixels.
-    pub width: u32,
-    /// Height in pixels.
-    pub height: u32,
-    /// Samples per pixel.
-    pub samples: u32,
-    /// `width * height * samples` values, index `(y * width + x) * samples + s`.
-    pub data: Vec<[f32; 4]>,
+    width: u32,
+    height: u32,
+    samples: u32,
+    format: ColorFormat,
+    /// `width * height * samples * format.bytes()` bytes, sample
+    /// `(y * width + x) * samples + s` at `format.bytes()` times that.
+    data: Vec<u8>,
 }
 
 impl ColorTarget {
-    /// A target filled with `clear`.
+    /// An `R32G32B32A32_SFLOAT` target filled with `clear`.
     pub fn new(width: u32, height: u32, samples: u32, clear: [f32; 4]) -> ColorTarget {
+        ColorTarget::with_format(width, height, samples, ColorFormat::Rgba32Float, clear)
+    }
+
+    /// A target of `format` filled with `clear` (encoded).
+    pub fn with_format(
+        width: u32,
+        height: u32,
+        samples: u32,
+        format: ColorFormat,
+        clear: [f32; 4],
+    ) -> ColorTarget {
         let n = width as usize * height as usize * samples as usize;
+        let mut px = [0u8; 16];
+        format.encode(clear, &mut px);
+        let data = px[..format.bytes()].repeat(n);
         ColorTarget {
             width,
             height,
             samples,
-            data: vec![clear; n],
+            format,
+            data,
         }
     }
 
-    /// Sample `s` of pixel `(x, y)`, or `None` out of range.
+    /// A target of `format` holding `bytes` (laid out as
+    /// [`ColorTarget::bytes`] describes); an error when their length is
+    /// not `width * height * samples * format.bytes()`.
+    pub fn from_bytes(
+        width: u32,
+        height: u32,
+        samples: u32,
+        format: ColorFormat,
+        bytes: Vec<u8>,
+    ) -> Result<ColorTarget> {
+        let want = (width as u64)
+            .checked_mul(height as u64)
+            .and_then(|n| n.checked_mul(samples as u64))
+            .and_then(|n| n.checked_mul(format.bytes() as u64));
+        if want != Some(bytes.len() as u64) {
+            return Err(Error::InvalidOption {
+                option: "data",
+                reason: format!(
+                    "a {width} x {height} {} target with {samples} samples holding {} bytes",
+                    format.name(),
+                    bytes.len()
+                ),
+            });
+        }
+        Ok(ColorTarget {
+            width,
+            height,
+            samples,
+            format,
+            data: bytes,
+        })
+    }
+
+    /// Width in pixels.
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Height in pixels.
+    pub fn height(&self) -> u32 {
+        self.height
+    }
+
+    /// Samples per pixel.
+    pub fn samples(&self) -> u32 {
+        self.samples
+    }
+
+    /// The format the samples are stored in.
+    pub fn format(&self) -> ColorFormat {
+        self.format
+    }
+
+    /// The stored bytes: sample `s` of pixel `(x, y)` is the
+    /// `format().bytes()` bytes at `((y * width + x) * samples + s) *
+    /// format().bytes()`.
+    pub fn bytes(&self) -> &[u8] {
+        &self.data
+    }
+
+    /// The stored bytes, mutable (the renderer writes its bands here).
+    pub(crate) fn bytes_mut(&mut self) -> &mut Vec<u8> {
+        &mut self.data
+    }
+
+    /// Sets the size and format without touching the bytes (the renderer
+    /// sizes and fills them).
+    pub(crate) fn set_shape(&mut self, width: u32, height: u32, samples: u32, format: ColorFormat) {
+        self.width = width;
+        self.height = height;
+        self.samples = samples;
+        self.format = format;
+    }
+
+    /// Sample `s` of pixel `(x, y)` as linear RGBA, or `None` out of range.
     pub fn sample(&self, x: u32, y: u32, s: u32) -> Option<[f32; 4]> {
         if x >= self.width || y >= self.height || s >= self.samples {
             return None;
         }
         let i =
             (y as usize * self.width as usize + x as usize) * self.samples as usize + s as usize;
-        self.data.get(i).copied()
+        let bpp = self.format.bytes();
+        self.data
+            .get(i * bpp..(i + 1) * bpp)
+            .map(|b| self.format.decode(b))
     }
 
     /// Sample 0 of pixel `(x, y)` (the pixel of a single-sampled target), or
@@ -79,50 +398,67 @@ impl ColorTarget {
         self.sample(x, y, 0)
     }
 
+    /// Every sample as linear RGBA, in storage order (index `(y * width +
+    /// x) * samples + s`).
+    pub fn values(&self) -> Vec<[f32; 4]> {
+        self.data
+            .chunks_exact(self.format.bytes())
+            .map(|b| self.format.decode(b))
+            .collect()
+    }
+
     /// The target as a texture of `format` (an uncompressed colour format):
-    /// 2D with one level for one sample, 2D multisample otherwise. Values
-    /// are encoded by the format crate (sRGB formats take linear input).
+    /// 2D with one level for one sample, 2D multisample otherwise. The
+    /// target's own format is copied as it is; another is converted
+    /// through linear values by the format crate's encoder (sRGB formats
+    /// take linear input).
     pub fn to_texture(&self, format: TextureFormat) -> Result<Texture> {
         let desc = if self.samples > 1 {
             TextureDesc::d2_ms(format, self.width, self.height, self.samples)
         } else {
             TextureDesc::d2(format, self.width, self.height).with_levels(1)
         };
+        let bpp = self.format.bytes();
+        if format == self.format.texture_format() {
+            return copy_planes(desc, self.width, self.height, self.samples, bpp, &self.data);
+        }
         encode_planes(
             desc,
             self.width,
             self.height,
             self.samples,
             Aspect::Color,
-            self.data.len(),
-            |i| Texel::Float(self.data[i]),
+            self.data.len() / bpp,
+            |i| Texel::Float(self.format.decode(&self.data[i * bpp..(i + 1) * bpp])),
         )
     }
 
-    /// Sample 0 of every pixel as an `R8G8B8A8_SRGB` PNG file's bytes.
-    ///
-    /// The values are encoded exactly as the format crate encodes
-    /// `R8G8B8A8_SRGB` ([`Srgb8Encoder`]), without a `powf` per channel.
+    /// Sample 0 of every pixel as an `R8G8B8A8_SRGB` PNG file's bytes: an
+    /// `R8G8B8A8_SRGB` target's own bytes, other formats' linear values
+    /// encoded exactly as the format crate encodes `R8G8B8A8_SRGB`
+    /// ([`Srgb8Encoder`], without a `powf` per channel).
     pub fn encode_png(&self) -> Result<Vec<u8>> {
         if self.width == 0 || self.height == 0 {
             return Err(Error::EmptyTarget);
         }
-        static ENCODER: std::sync::OnceLock<Option<Srgb8Encoder>> = std::sync::OnceLock::new();
-        let Some(enc) = ENCODER.get_or_init(|| Srgb8Encoder::new().ok()) else {
-            // Unreachable with the format crate's RGBA8 sRGB encoder; kept
-            // as the plain path rather than a panic.
-            let tex = self.single_sample().to_texture(TextureFormat::Rgba8Srgb)?;
-            return Ok(quadtex_format::io::encode_png(&tex, 0, 0, 0)?);
-        };
         let s = self.samples.max(1) as usize;
+        let bpp = self.format.bytes();
         let mut bytes = Vec::new();
-        let n = self.data.len() / s * 4;
+        let n = self.data.len() / bpp / s * 4;
         bytes.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
             what: "PNG pixels",
             bytes: n as u64,
         })?;
-        for px in self.data.iter().step_by(s) {
-            bytes.extend_from_slice(&enc.encode(*px));
+        for px in self.data.chunks_exact(bpp).step_by(s) {
+            match self.format {
+                ColorFormat::Rgba8Srgb => bytes.extend_from_slice(px),
+                ColorFormat::Bgra8Srgb => bytes.extend_from_slice(&[px[2], px[1], px[0], px[3]]),
+                f => {
+                    let mut o = [0u8; 4];
+                    ColorFormat::Rgba8Srgb.encode(f.decode(px), &mut o);
+                    bytes.extend_from_slice(&o);
+                }
+            }
         }
         // Straight to the PNG encoder: the format crate's `encode_png`
         // would decode the sRGB bytes back to float first.
@@ -149,17 +485,25 @@ impl ColorTarget {
         std::fs::write(path, bytes).map_err(|e| Error::Io(e.to_string()))
     }
 
-    /// Sample 0 of every pixel, as a single-sampled target.
+    /// Sample 0 of every pixel, as a single-sampled target of the same
+    /// format.
     pub fn single_sample(&self) -> ColorTarget {
         if self.samples <= 1 {
             return self.clone();
         }
-        let s = self.samples as usize;
+        let (s, bpp) = (self.samples as usize, self.format.bytes());
         ColorTarget {
             width: self.width,
             height: self.height,
             samples: 1,
-            data: self.data.iter().step_by(s).copied().collect(),
+            format: self.format,
+            data: self
+                .data
+                .chunks_exact(bpp)
+                .step_by(s)
+                .flatten()
+                .copied()
+                .collect(),
         }
     }
 }
@@ -286,6 +630,46 @@ impl DepthTarget {
             |i| Texel::Float([self.data[i], 0.0, 0.0, 0.0]),
         )
     }
+}
+
+/// Copies a target's bytes (`bpp` bytes a sample, the samples of a pixel
+/// together) into a texture of `desc` (of the target's own format), in
+/// the format crate's linear order: sample planes, rows top first.
+fn copy_planes(
+    desc: TextureDesc,
+    width: u32,
+    height: u32,
+    samples: u32,
+    bpp: usize,
+    data: &[u8],
+) -> Result<Texture> {
+    if width == 0 || height == 0 {
+        return Err(Error::EmptyTarget);
+    }
+    let (w, h, s) = (width as usize, height as usize, samples.max(1) as usize);
+    let mut tex = Texture::new(desc, Layout::Linear)?;
+    let bytes = tex.bytes_mut();
+    if bytes.len() != data.len() || data.len() != w * h * s * bpp {
+        return Err(Error::InvalidOption {
+            option: "data",
+            reason: format!(
+                "{} bytes of storage for a {width} x {height} target of {} bytes",
+                bytes.len(),
+                data.len()
+            ),
+        });
+    }
+    if s == 1 {
+        bytes.copy_from_slice(data);
+        return Ok(tex);
+    }
+    for (si, plane) in bytes.chunks_exact_mut(w * h * bpp).enumerate() {
+        for (i, px) in plane.chunks_exact_mut(bpp).enumerate() {
+            let at = (i * s + si) * bpp;
+            px.copy_from_slice(&data[at..at + bpp]);
+        }
+    }
+    Ok(tex)
 }
 
 /// Encodes `width x height x samples` texels (read by target index) into a
@@ -449,18 +833,9 @@ pub fn cube_texture(faces: &[ColorTarget], format: TextureFormat, mips: bool) ->
     }
     let desc = TextureDesc::cube(format, size);
     let mut bytes = Vec::new();
-    let bpp = format.block_bytes() as usize;
     for face in faces {
-        let mut plane = vec![0u8; face.data.len() * bpp];
-        for (i, c) in face.data.iter().enumerate() {
-            encode(
-                format,
-                Aspect::Color,
-                Texel::Float(*c),
-                &mut plane[i * bpp..(i + 1) * bpp],
-            )?;
-        }
-        bytes.extend_from_slice(&plane);
+        let t = face.to_texture(format)?;
+        bytes.extend_from_slice(t.bytes());
     }
     let mut tex = Texture::from_linear_bytes(desc.with_levels(1), Layout::Linear, &bytes)?;
     if mips && desc.levels > 1 {
@@ -598,6 +973,153 @@ mod tests {
         }
     }
 
+    /// Edge values (NaN, infinities, -0, out of [0, 1], the UNORM8
+    /// ties `(k + 0.5) / 255` and their f32 neighbours, every 2^-12 step)
+    /// and seeded random values and bit patterns.
+    fn colour_values() -> Vec<f32> {
+        let mut v = vec![
+            0.0f32,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            2.0,
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            f32::MIN_POSITIVE,
+            1e-40,
+            f32::MAX,
+            0.0031308,
+            65504.0,
+            65520.0,
+        ];
+        for k in 0..256 {
+            let tie = (k as f32 + 0.5) / 255.0;
+            v.extend([
+                tie,
+                f32::from_bits(tie.to_bits() - 1),
+                f32::from_bits(tie.to_bits() + 1),
+                k as f32 / 255.0,
+            ]);
+        }
+        v.extend((0..=4096).map(|i| i as f32 / 4096.0));
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            v.push(if state & 1 == 0 {
+                f32::from_bits((state >> 16) as u32)
+            } else {
+                (state >> 40) as f32 / (1u64 << 24) as f32 * 1.25 - 0.125
+            });
+        }
+        v
+    }
+
+    /// Every target format encodes (one sample, and planes of samples
+    /// through `encode_planes`, the vectorized loops) exactly as the
+    /// format crate's `encode` does, and decodes its bytes as the format
+    /// crate's `decode` does: every 8-bit code, and the encoded values.
+    #[test]
+    fn colour_formats_encode_and_decode_as_the_format_crate() {
+        let values = colour_values();
+        for format in ColorFormat::ALL {
+            let tf = format.texture_format();
+            let bpp = format.bytes();
+            assert_eq!(bpp, tf.block_bytes() as usize);
+            assert_eq!(ColorFormat::from_texture_format(tf), Some(format));
+            assert_eq!(ColorFormat::from_name(format.name()), Some(format));
+            let n = values.len();
+            let texel = |i: usize| std::array::from_fn(|c| values[(i * 7 + c * 3) % n]);
+            let planes: [Vec<f32>; 4] =
+                std::array::from_fn(|c| (0..n).map(|i| texel(i)[c]).collect());
+            let mut fast = vec![0u8; n * bpp];
+            format.encode_planes(
+                [&planes[0], &planes[1], &planes[2], &planes[3]],
+                n,
+                &mut fast,
+            );
+            for i in 0..n {
+                let v: [f32; 4] = texel(i);
+                let mut want = vec![0u8; bpp];
+                encode(tf, Aspect::Color, Texel::Float(v), &mut want).unwrap();
+                let mut one = vec![0u8; bpp];
+                format.encode(v, &mut one);
+                assert_eq!(one, want, "{format:?} encode {v:?}");
+                assert_eq!(
+                    &fast[i * bpp..(i + 1) * bpp],
+                    &want[..],
+                    "{format:?} planes {v:?}"
+                );
+                let back = format.decode(&want);
+                let Texel::Float(crate_back) = decode(tf, Aspect::Color, &want).unwrap() else {
+                    panic!("{format:?} decodes to floats");
+                };
+                assert_eq!(
+                    back.map(f32::to_bits),
+                    crate_back.map(f32::to_bits),
+                    "{format:?} decode {want:?}"
+                );
+            }
+            if bpp == 4 {
+                for code in 0..=255u8 {
+                    let b = [code, code.wrapping_add(1), code.wrapping_mul(3), !code];
+                    let Texel::Float(want) = decode(tf, Aspect::Color, &b).unwrap() else {
+                        panic!("{format:?} decodes to floats");
+                    };
+                    assert_eq!(format.decode(&b), want, "{format:?} {b:?}");
+                }
+            }
+        }
+        // `unorm8` is `f32_to_unorm(_, 8)` on every value above.
+        for &v in &values {
+            assert_eq!(u32::from(unorm8(v)), f32_to_unorm(v, 8), "{v}");
+        }
+    }
+
+    /// A target's own format becomes a texture by copying its bytes into
+    /// sample planes; another format goes through linear values. Both
+    /// equal the texel-by-texel encoding, single- and multisampled.
+    #[test]
+    fn targets_become_textures_of_their_own_and_other_formats() {
+        let values = colour_values();
+        for samples in [1u32, 4] {
+            let (w, h) = (5u32, 3u32);
+            let n = (w * h * samples) as usize;
+            let colour = |i: usize| std::array::from_fn(|c| values[(i * 5 + c) % values.len()]);
+            for format in ColorFormat::ALL {
+                let bpp = format.bytes();
+                let mut bytes = vec![0u8; n * bpp];
+                for i in 0..n {
+                    format.encode(colour(i), &mut bytes[i * bpp..(i + 1) * bpp]);
+                }
+                let t = ColorTarget::from_bytes(w, h, samples, format, bytes.clone()).unwrap();
+                for other in [format, ColorFormat::Rgba32Float, ColorFormat::Rgba8Srgb] {
+                    let tex = t.to_texture(other.texture_format()).unwrap();
+                    let ob = other.bytes();
+                    let (wh, s) = ((w * h) as usize, samples as usize);
+                    for si in 0..s {
+                        for p in 0..wh {
+                            let i = p * s + si;
+                            let mut want = vec![0u8; ob];
+                            let v = format.decode(&bytes[i * bpp..(i + 1) * bpp]);
+                            other.encode(v, &mut want);
+                            let at = (si * wh + p) * ob;
+                            assert_eq!(
+                                &tex.bytes()[at..at + ob],
+                                &want[..],
+                                "{format:?} as {other:?} x{samples}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn impossible_target_allocations_are_errors_not_aborts() {
         // More than the address space: the allocator is never asked, and
@@ -620,12 +1142,13 @@ mod tests {
 
     #[test]
     fn a_target_whose_data_has_the_wrong_length_is_an_error() {
-        let mut t = ColorTarget::new(4, 4, 1, [0.0; 4]);
-        t.data.pop();
+        let err = ColorTarget::from_bytes(4, 4, 1, ColorFormat::Rgba8Unorm, vec![0; 63]);
         assert!(matches!(
-            t.to_texture(TextureFormat::Rgba32Float),
+            err,
             Err(Error::InvalidOption { option: "data", .. })
         ));
+        let t = ColorTarget::from_bytes(4, 4, 1, ColorFormat::Rgba8Unorm, vec![7; 64]).unwrap();
+        assert_eq!(t.bytes().len(), 64);
         let d = DepthTarget {
             width: 2,
             height: 2,

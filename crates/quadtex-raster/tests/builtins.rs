@@ -8,8 +8,8 @@ use common::{one_texel, screen_mesh};
 use glam::{Mat4, Vec2, Vec3};
 use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat, TextureKind};
 use quadtex_raster::{
-    cube_texture, ColorTarget, DrawCall, EdgeDetect, Frame, Lambert, Mesh, Reflect, Renderer,
-    Terrain, TextureBinding, VolumeSlice,
+    cube_texture, ColorFormat, ColorTarget, DrawCall, EdgeDetect, Frame, Lambert, Mesh, Reflect,
+    Renderer, Terrain, TextureBinding, VolumeSlice,
 };
 use quadtex_sampler::{AddressMode, SamplerHeader};
 
@@ -211,12 +211,7 @@ fn unlit_batches_shade_like_quad_by_quad() {
             per_quad_lambert.shade(q, out)
         },
     ));
-    let bits = |c: &ColorTarget| {
-        c.data
-            .iter()
-            .flat_map(|p| p.map(f32::to_bits))
-            .collect::<Vec<_>>()
-    };
+    let bits = |c: &ColorTarget| c.bytes().to_vec();
     assert_eq!(bits(&a), bits(&b), "Lambert batched vs quad by quad");
     let batched = render_with(Arc::new(quadtex_raster::Unlit::new(binding.clone())));
     let per_quad = render_with(quadtex_raster::shader_fn(
@@ -284,12 +279,7 @@ fn shadowed_and_reflect_batches_shade_like_quad_by_quad() {
         frame.draw(DrawCall::new(plane.clone(), camera * tilt, shader));
         render(&frame)
     };
-    let bits = |c: &ColorTarget| {
-        c.data
-            .iter()
-            .flat_map(|p| p.map(f32::to_bits))
-            .collect::<Vec<_>>()
-    };
+    let bits = |c: &ColorTarget| c.bytes().to_vec();
     let check = |name: &str, shader: Arc<dyn FragmentShader>| {
         let bindings = shader.bindings().to_vec();
         let per_quad = shader.clone();
@@ -308,17 +298,18 @@ fn shadowed_and_reflect_batches_shade_like_quad_by_quad() {
         sh.filter = filter;
         let c = check(&format!("Shadowed {filter:?}"), Arc::new(sh));
         // The plane covers a good part of the frame.
-        let shaded = c.data.iter().filter(|p| p[3] > 0.0).count();
+        let shaded = c.values().iter().filter(|p| p[3] > 0.0).count();
         assert!(shaded > 96 * 80 / 4, "{filter:?}: {shaded} pixels");
     }
     let faces: Vec<ColorTarget> = (0..6)
         .map(|f| {
-            let mut t = ColorTarget::new(8, 8, 1, [0.0; 4]);
-            for (i, p) in t.data.iter_mut().enumerate() {
-                let v = noise(4, 97 * f + i);
-                *p = [v[0], v[1], v[2], 255].map(|c| f32::from(c) / 255.0);
-            }
-            t
+            let bytes: Vec<u8> = (0..64)
+                .flat_map(|i| {
+                    let v = noise(4, 97 * f + i);
+                    [v[0], v[1], v[2], 255]
+                })
+                .collect();
+            ColorTarget::from_bytes(8, 8, 1, ColorFormat::Rgba8Unorm, bytes).unwrap()
         })
         .collect();
     let cube = Arc::new(cube_texture(&faces, TextureFormat::Rgba8Unorm, true).unwrap());

@@ -35,7 +35,7 @@ fn frame(width: u32, height: u32, clip: [Vec4; 3]) -> Frame {
 
 fn covered(frame: &Frame) -> usize {
     let r = Renderer::new(1).unwrap().render(frame).unwrap();
-    r.color.data.iter().filter(|p| p[0] == 1.0).count()
+    r.color.values().iter().filter(|p| p[0] == 1.0).count()
 }
 
 #[test]

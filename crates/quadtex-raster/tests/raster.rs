@@ -29,7 +29,7 @@ fn count_writes(w: u32, h: u32, tris: &[[(f32, f32); 3]]) -> Vec<f32> {
         additive(),
     ));
     let r = Renderer::new(1).unwrap().render(&frame).unwrap();
-    r.color.data.iter().map(|c| c[0]).collect()
+    r.color.values().iter().map(|c| c[0]).collect()
 }
 
 #[test]
@@ -342,10 +342,15 @@ fn one_thread_and_four_threads_are_bit_identical() {
         let frame = busy_frame(samples);
         let a = Renderer::new(1).unwrap().render_resolved(&frame).unwrap();
         let b = Renderer::new(4).unwrap().render_resolved(&frame).unwrap();
-        let bits = |c: &quadtex_raster::ColorTarget| -> Vec<u32> {
-            c.data.iter().flat_map(|p| p.map(f32::to_bits)).collect()
-        };
-        assert_eq!(bits(&a.color), bits(&b.color));
+        assert_eq!(a.color.bytes(), b.color.bytes());
+        // Every target format, resolved in its own format.
+        for format in quadtex_raster::ColorFormat::ALL {
+            let f = busy_frame(samples).with_color_format(format);
+            let x = Renderer::new(1).unwrap().render_resolved(&f).unwrap();
+            let y = Renderer::new(4).unwrap().render_resolved(&f).unwrap();
+            assert_eq!(x.color.format(), format);
+            assert_eq!(x.color.bytes(), y.color.bytes(), "{format:?} x{samples}");
+        }
         assert_eq!(
             a.depth.data.iter().map(|d| d.to_bits()).collect::<Vec<_>>(),
             b.depth.data.iter().map(|d| d.to_bits()).collect::<Vec<_>>()
@@ -398,10 +403,10 @@ fn bad_input_does_not_panic() {
             sh.clone(),
         ));
         let out = r.render_resolved(&frame).unwrap();
-        assert_eq!(out.color.data.len(), (w * h) as usize);
+        assert_eq!(out.color.values().len(), (w * h) as usize);
         assert!(out
             .color
-            .data
+            .values()
             .iter()
             .all(|c| c.iter().all(|v| v.is_finite())));
     }
@@ -491,7 +496,7 @@ fn clipped_shared_edges_stay_watertight() {
             .with_state(additive()),
     );
     let r = Renderer::new(1).unwrap().render(&frame).unwrap();
-    let counts: Vec<f32> = r.color.data.iter().map(|c| c[0]).collect();
+    let counts: Vec<f32> = r.color.values().iter().map(|c| c[0]).collect();
     let over = counts.iter().filter(|&&c| c > 1.0).count();
     assert_eq!(over, 0, "pixels written twice");
     for y in 40..64 {
@@ -517,15 +522,19 @@ fn render_into_reuses_buffers_and_matches_render() {
         r.render_into(f, &mut out).unwrap();
         let want = r.render(f).unwrap();
         assert_eq!(
-            (out.color.width, out.color.height, out.color.samples),
-            (want.color.width, want.color.height, want.color.samples)
+            (out.color.width(), out.color.height(), out.color.samples()),
+            (
+                want.color.width(),
+                want.color.height(),
+                want.color.samples()
+            )
         );
         let bits = |c: &[[f32; 4]]| {
             c.iter()
                 .flat_map(|p| p.map(f32::to_bits))
                 .collect::<Vec<_>>()
         };
-        assert_eq!(bits(&out.color.data), bits(&want.color.data));
+        assert_eq!(bits(&out.color.values()), bits(&want.color.values()));
         assert_eq!(
             out.depth
                 .data

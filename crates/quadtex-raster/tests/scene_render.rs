@@ -2,14 +2,20 @@
 //! from text and checks pixel values the scene determines.
 
 use quadtex_raster::scene::{render_scene, RenderOptions, Scene};
-use quadtex_raster::{ColorTarget, Error};
+use quadtex_raster::{ColorFormat, ColorTarget, Error};
 
 fn scene(text: &str) -> Scene {
     Scene::from_toml_str(text, env!("CARGO_MANIFEST_DIR")).expect("scene")
 }
 
+/// Renders into an `R32G32B32A32_SFLOAT` target, so that the tests see
+/// the shaders' values unrounded.
 fn render(text: &str) -> quadtex_raster::RenderedScene {
-    render_scene(&scene(text), &RenderOptions::default()).expect("render")
+    let options = RenderOptions {
+        format: Some(ColorFormat::Rgba32Float),
+        ..RenderOptions::default()
+    };
+    render_scene(&scene(text), &options).expect("render")
 }
 
 fn px(img: &ColorTarget, x: u32, y: u32) -> [f32; 4] {
@@ -85,6 +91,44 @@ intensity = 0.5
     }
 }
 
+/// A scene renders into `R8G8B8A8_SRGB` unless it says otherwise: the
+/// Lambert colour (0.3, 0.15, 0.6, 1) is stored as its sRGB codes
+/// (0.58385, 0.42359, 0.79774 in 255ths: 148.9, 108.0, 203.4), and
+/// `output.format` picks another format; an unknown one is an error
+/// naming the key.
+#[test]
+fn scenes_render_into_srgb8_unless_the_output_says_otherwise() {
+    let text = format!(
+        r#"{TOP_DOWN}
+[materials.m]
+shader = "lambert"
+color = [0.5, 0.25, 1.0]
+[[objects]]
+mesh = "plane"
+scale = 20
+material = "m"
+[[lights]]
+direction = [0.0, -1.0, 0.0]
+intensity = 0.5
+"#
+    );
+    let r = render_scene(&scene(&text), &RenderOptions::default()).expect("render");
+    assert_eq!(r.image.format(), ColorFormat::Rgba8Srgb);
+    let at = (32 * 64 + 32) * 4;
+    assert_eq!(&r.image.bytes()[at..at + 4], &[149, 108, 203, 255]);
+    let unorm = text.replace("height = 64\n", "height = 64\nformat = \"rgba8_unorm\"\n");
+    let r = render_scene(&scene(&unorm), &RenderOptions::default()).expect("render");
+    assert_eq!(r.image.format(), ColorFormat::Rgba8Unorm);
+    // 0.3, 0.15, 0.6 in 255ths: 76.5 (76.50001 in f32 arithmetic or
+    // below: 76 or 77), 38.25, 153.
+    let got = &r.image.bytes()[at..at + 4];
+    assert!(matches!(got[0], 76 | 77), "{got:?}");
+    assert_eq!(&got[1..], &[38, 153, 255]);
+    let bad = text.replace("height = 64\n", "height = 64\nformat = \"rgb565\"\n");
+    let err = Scene::from_toml_str(&bad, ".").expect_err("unknown format");
+    assert!(err.to_string().contains("output.format"), "{err}");
+}
+
 fn shadow_scene(pcf: &str, format: &str) -> String {
     format!(
         r#"{TOP_DOWN}
@@ -141,7 +185,7 @@ fn msaa_override_resolves_through_one_fetch_per_sample_and_quad() {
         .expect("render");
         assert_eq!(r.msaa, msaa);
         assert_eq!(
-            (r.image.width, r.image.height, r.image.samples),
+            (r.image.width(), r.image.height(), r.image.samples()),
             (40, 24, 1)
         );
         let want = if msaa == 1 {
@@ -205,7 +249,7 @@ fn scene_errors_convert_into_the_crate_error() {
 #[test]
 fn turntable_frames_move_the_camera() {
     let text = format!(
-        "{}\nturntable = {{ degrees = 360, frames = 4 }}\n{}",
+        "{}\nturntable = {{ degrees = 360, frames = 3 }}\n{}",
         r#"
 [camera]
 position = [0.0, 1.0, 4.0]
@@ -231,7 +275,7 @@ material = "m"
         render_scene(
             &s,
             &RenderOptions {
-                frame: Some((i, 4)),
+                frame: Some((i, 3)),
                 ..RenderOptions::default()
             },
         )
@@ -239,14 +283,15 @@ material = "m"
         .image
     };
     let (a, b) = (at(0), at(1));
-    assert_ne!(a.data, b.data);
+    assert!(
+        a.bytes() != b.bytes(),
+        "frames 0 and 1 are the same picture"
+    );
     // Frame 0 is the camera as written.
-    assert_eq!(
-        a.data,
-        render_scene(&s, &RenderOptions::default())
-            .unwrap()
-            .image
-            .data
+    let written = render_scene(&s, &RenderOptions::default()).unwrap().image;
+    assert!(
+        a.bytes() == written.bytes(),
+        "frame 0 is not the camera as written"
     );
 }
 
@@ -268,8 +313,11 @@ fn depth_only_frames_keep_depth_and_skip_colour() {
     let with_color = renderer.render(&frame).unwrap();
     frame.color = false;
     let depth_only = renderer.render(&frame).unwrap();
-    assert_eq!((depth_only.color.width, depth_only.color.height), (0, 0));
-    assert!(depth_only.color.data.is_empty());
+    assert_eq!(
+        (depth_only.color.width(), depth_only.color.height()),
+        (0, 0)
+    );
+    assert!(depth_only.color.values().is_empty());
     assert_eq!(depth_only.depth, with_color.depth);
     assert_eq!(depth_only.depth.sample(8, 8, 0), Some(0.25));
     assert_eq!(depth_only.stats.quads, with_color.stats.quads);

@@ -50,7 +50,7 @@ fn coverage(w: u32, h: u32, tris: &[[[f32; 3]; 3]]) -> Vec<u32> {
         }),
     );
     let r = Renderer::new(2).unwrap().render(&frame).unwrap();
-    r.color.data.iter().map(|c| c[0] as u32).collect()
+    r.color.values().iter().map(|c| c[0] as u32).collect()
 }
 
 /// Asserts that exactly the pixels `(x, y)` with `expected(x, y)` were

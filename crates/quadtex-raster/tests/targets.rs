@@ -9,8 +9,9 @@ use common::{checker, draw, one_texel, screen_mesh, solid};
 use glam::{Mat4, Vec2, Vec3};
 use quadtex_format::TextureFormat;
 use quadtex_raster::{
-    cube_face_projection, cube_face_view, cube_texture, DepthFormat, DrawCall, DrawState, Frame,
-    Mesh, MipHeatmap, QuadCtx, Renderer, ShadowFilter, Shadowed, TextureBinding, Unlit,
+    cube_face_projection, cube_face_view, cube_texture, BlendMode, ColorFormat, DepthFormat,
+    DrawCall, DrawState, Frame, Mesh, MipHeatmap, QuadCtx, Renderer, ShadowFilter, Shadowed,
+    TextureBinding, Unlit,
 };
 use quadtex_sampler::{
     fetch, AddressMode, CompareOp, FetchArgs, Filter, Quad, SampleArgs, SamplerHeader,
@@ -54,7 +55,7 @@ fn msaa_4x_vertical_edge_covers_two_of_four_samples_and_resolves_to_half() {
     // Per-pixel shading: one quad per covered 2x2 block.
     assert_eq!(out.stats.quads, 6 * 8);
     let (res, st) = r.resolve(&out.color).unwrap();
-    assert_eq!(res.samples, 1);
+    assert_eq!(res.samples(), 1);
     for y in 0..h {
         assert_eq!(res.pixel(9, y).unwrap(), [1.0; 4]);
         assert_eq!(res.pixel(10, y).unwrap(), [0.5, 0.5, 0.5, 1.0]);
@@ -128,7 +129,7 @@ fn layered(order: [usize; 3], format: DepthFormat) -> Vec<u32> {
         ));
     }
     let out = Renderer::new(2).unwrap().render(&frame).unwrap();
-    out.color.data.iter().map(|c| c[0].to_bits()).collect()
+    out.color.values().iter().map(|c| c[0].to_bits()).collect()
 }
 
 #[test]
@@ -293,7 +294,7 @@ fn shadow_map_darkens_exactly_the_shadowed_region() {
         let mut main = Frame::new(n, n);
         main.draw(DrawCall::new(Arc::new(ground.clone()), light, Arc::new(sh)));
         let out = r.render(&main).unwrap();
-        for (i, (px, &occ)) in out.color.data.iter().zip(&occluded).enumerate() {
+        for (i, (px, &occ)) in out.color.values().iter().zip(&occluded).enumerate() {
             let c = px[0];
             let want = if occ { 0.2 } else { 1.0 };
             assert!(
@@ -402,4 +403,128 @@ fn mip_heatmap_colours_by_query_lod_and_unlit_samples() {
     assert_eq!(out.stats.tex.texels, 256 * 4);
     let png = out.color.encode_png().unwrap();
     assert_eq!(&png[1..4], b"PNG");
+}
+
+/// The bytes `colour` = (0.5, 0.25, 1.0, 0.75) takes in each target
+/// format (Vulkan's conversions, worked by hand): UNORM rounds 127.5 to
+/// the even 128, 63.75 to 64, 191.25 to 191; sRGB encodes 0.5 as
+/// 0.735357 (187.5 in 255ths: 188) and 0.25 as 0.537099 (136.96: 137),
+/// alpha stays linear; halves are 0x3800, 0x3400, 0x3c00, 0x3a00.
+fn expected_bytes(format: ColorFormat) -> Vec<u8> {
+    match format {
+        ColorFormat::Rgba8Unorm => vec![128, 64, 255, 191],
+        ColorFormat::Rgba8Srgb => vec![188, 137, 255, 191],
+        ColorFormat::Bgra8Unorm => vec![255, 64, 128, 191],
+        ColorFormat::Bgra8Srgb => vec![255, 137, 188, 191],
+        ColorFormat::Rgba16Float => vec![0x00, 0x38, 0x00, 0x34, 0x00, 0x3c, 0x00, 0x3a],
+        ColorFormat::Rgba32Float => [0.5f32, 0.25, 1.0, 0.75]
+            .iter()
+            .flat_map(|v| v.to_le_bytes())
+            .collect(),
+    }
+}
+
+/// A flat colour over a rectangle with odd edges (whole quads inside,
+/// partial quads on the edges, cleared pixels around) stores the
+/// format's bytes in every covered pixel and the encoded clear colour in
+/// the others, in every colour target format, on one thread and on two.
+#[test]
+fn typed_targets_store_each_formats_bytes() {
+    let (w, h) = (9u32, 7u32);
+    for format in ColorFormat::ALL {
+        let mut frame = Frame::new(w, h).with_color_format(format);
+        frame.clear_color = [0.0, 0.0, 0.0, 1.0];
+        frame.draw(draw(
+            screen_mesh(w, h, &rect(1.0, 1.0, 6.0, 4.0), 0.5),
+            solid([0.5, 0.25, 1.0, 0.75]),
+            DrawState::OVERLAY,
+        ));
+        let out = Renderer::new(1).unwrap().render(&frame).unwrap();
+        let two = Renderer::new(2).unwrap().render(&frame).unwrap();
+        assert_eq!(out.color.bytes(), two.color.bytes(), "{format:?}");
+        assert_eq!(out.color.format(), format);
+        let bpp = format.bytes();
+        assert_eq!(out.color.bytes().len(), (w * h) as usize * bpp);
+        let want = expected_bytes(format);
+        let mut clear = vec![0u8; bpp];
+        format.encode([0.0, 0.0, 0.0, 1.0], &mut clear);
+        for y in 0..h {
+            for x in 0..w {
+                let at = (y * w + x) as usize * bpp;
+                let got = &out.color.bytes()[at..at + bpp];
+                let inside = (1..6).contains(&x) && (1..4).contains(&y);
+                let expect = if inside { &want[..] } else { &clear[..] };
+                assert_eq!(got, expect, "{format:?} ({x}, {y})");
+            }
+        }
+        // Reading a pixel back decodes the stored bytes.
+        assert_eq!(out.color.pixel(2, 2).unwrap(), format.decode(&want));
+    }
+}
+
+/// Blending into a UNORM target clamps the shader's colour to [0, 1]
+/// first and reads the stored (rounded) value back: additive (2, 0.25,
+/// -1, 0.5) over a clear of 0.5 (stored as 128, read as 128/255) gives
+/// 255, 0.25 + 128/255 = 0.75196 (191.75: 192), 128 (the -1 clamped to
+/// 0; unclamped it would store 0) and 255.
+#[test]
+fn blending_into_a_unorm_target_clamps_then_rounds() {
+    let mut frame = Frame::new(4, 4).with_color_format(ColorFormat::Rgba8Unorm);
+    frame.clear_color = [0.5, 0.5, 0.5, 1.0];
+    frame.draw(draw(
+        screen_mesh(4, 4, &rect(0.0, 0.0, 4.0, 4.0), 0.5),
+        solid([2.0, 0.25, -1.0, 0.5]),
+        DrawState {
+            blend: BlendMode::Additive,
+            ..DrawState::OVERLAY
+        },
+    ));
+    let out = Renderer::new(1).unwrap().render(&frame).unwrap();
+    for px in out.color.bytes().chunks_exact(4) {
+        assert_eq!(px, [255, 192, 128, 255]);
+    }
+}
+
+/// An sRGB multisample target resolves in linear values, as the format
+/// is read (Vulkan: sRGB attachments are decoded before averaging): a
+/// pixel with two of four samples white and two black is 0.5 linear,
+/// stored as sRGB code 188, not the 128 of averaging the codes. The PNG
+/// of an `R8G8B8A8_SRGB` target holds its bytes.
+#[test]
+fn srgb_msaa_resolves_in_linear_and_its_png_holds_its_bytes() {
+    let (w, h) = (16, 16);
+    let mut frame = Frame::new(w, h)
+        .with_samples(4)
+        .with_color_format(ColorFormat::Rgba8Srgb);
+    frame.clear_color = [0.0, 0.0, 0.0, 1.0];
+    frame.draw(draw(
+        screen_mesh(w, h, &[[(10.5, -16.0), (10.5, 40.0), (-30.0, 12.0)]], 0.5),
+        solid([1.0; 4]),
+        DrawState::default(),
+    ));
+    let r = Renderer::new(2).unwrap();
+    let out = r.render_resolved(&frame).unwrap();
+    assert_eq!(out.color.format(), ColorFormat::Rgba8Srgb);
+    assert_eq!(out.color.samples(), 1);
+    let px = |x: u32, y: u32| {
+        let at = ((y * w + x) * 4) as usize;
+        out.color.bytes()[at..at + 4].to_vec()
+    };
+    for y in 0..h {
+        assert_eq!(px(9, y), [255; 4]);
+        assert_eq!(px(10, y), [188, 188, 188, 255]);
+        assert_eq!(px(11, y), [0, 0, 0, 255]);
+    }
+    let png = out.color.encode_png().unwrap();
+    let img = image::load_from_memory(&png).unwrap().to_rgba8();
+    assert_eq!(img.as_raw(), out.color.bytes());
+    // The same frame in RGBA32F: the same PNG (the sRGB encoding of 0.5
+    // is 188 there too).
+    let f32_frame = Frame {
+        color_format: ColorFormat::Rgba32Float,
+        ..frame
+    };
+    let exact = r.render_resolved(&f32_frame).unwrap();
+    assert_eq!(exact.color.pixel(10, 3).unwrap(), [0.5, 0.5, 0.5, 1.0]);
+    assert_eq!(exact.color.encode_png().unwrap(), png);
 }

@@ -53,6 +53,7 @@ pub(crate) struct OutputFile {
     pub height: Option<u32>,
     pub msaa: Option<u32>,
     pub clear: Option<Vec<f32>>,
+    pub format: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -370,6 +370,18 @@ fn output(o: OutputFile) -> Result<Output> {
             Some(c) => color(c, "output.clear")?,
             None => d.clear,
         },
+        format: match &o.format {
+            None => d.format,
+            Some(name) => crate::ColorFormat::from_name(name).ok_or_else(|| {
+                invalid(
+                    "output.format",
+                    format!(
+                        "{name:?} is not a colour target format ({})",
+                        crate::ColorFormat::ALL.map(|f| f.name()).join(", ")
+                    ),
+                )
+            })?,
+        },
     };
     for (k, v) in [("output.width", out.width), ("output.height", out.height)] {
         if !(1..=MAX_OUTPUT_EXTENT).contains(&v) {

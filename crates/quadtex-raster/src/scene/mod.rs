@@ -242,16 +242,21 @@ pub struct Output {
     pub msaa: u32,
     /// Clear colour, linear RGBA.
     pub clear: Vec4,
+    /// The colour target's format (the file's `format`, a
+    /// [`ColorFormat::name`](crate::ColorFormat::name)).
+    pub format: crate::ColorFormat,
 }
 
 impl Default for Output {
-    /// 640x360, no MSAA, opaque black.
+    /// 640x360, no MSAA, opaque black, an `R8G8B8A8_SRGB` target (what a
+    /// PNG holds).
     fn default() -> Self {
         Output {
             width: 640,
             height: 360,
             msaa: 1,
             clear: Vec4::new(0.0, 0.0, 0.0, 1.0),
+            format: crate::ColorFormat::Rgba8Srgb,
         }
     }
 }

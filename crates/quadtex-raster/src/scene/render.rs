@@ -25,7 +25,7 @@ use crate::pipeline::{CullMode, DepthFormat, DrawCall, DrawState, Frame};
 use crate::render::Renderer;
 use crate::shader::{shader_fn, FragmentShader, TextureBinding};
 use crate::stats::Stats;
-use crate::target::ColorTarget;
+use crate::target::{ColorFormat, ColorTarget};
 
 /// The texture profiles [`profile_from_name`] knows, by name.
 pub const PROFILE_NAMES: [&str; 4] = ["vulkan", "nv_sass", "ptx", "d3d11"];
@@ -56,6 +56,9 @@ pub struct RenderOptions {
     pub threads: usize,
     /// The sampler's behaviour profile.
     pub profile: Profile,
+    /// The colour target's format; `None` takes the scene's
+    /// (`output.format`, `R8G8B8A8_SRGB` unless it says otherwise).
+    pub format: Option<ColorFormat>,
     /// Turntable frame `(index, count)`: the camera orbits as
     /// [`Camera::at_frame`](super::Camera::at_frame) says. `None` renders
     /// the camera as written.
@@ -72,6 +75,7 @@ impl Default for RenderOptions {
             msaa: None,
             threads: 0,
             profile: Profile::VULKAN,
+            format: None,
             frame: None,
         }
     }
@@ -84,7 +88,7 @@ pub const MAX_EXTENT: u32 = 16384;
 /// A rendered scene: the resolved picture and what it took.
 #[derive(Clone, Debug)]
 pub struct RenderedScene {
-    /// The resolved, single-sampled colour (linear RGBA).
+    /// The resolved, single-sampled colour, in the target's format.
     pub image: ColorTarget,
     /// Counts and times of the main pass and the MSAA resolve.
     pub stats: Stats,
@@ -170,6 +174,7 @@ pub fn render_scene_with(
     let white = white_texture()?;
     let mut frame = Frame::new(width, height).with_samples(msaa);
     frame.clear_color = scene.output.clear.to_array();
+    frame.color_format = options.format.unwrap_or(scene.output.format);
     for object in &scene.objects {
         let Some(material) = scene.material(&object.material) else {
             continue;
