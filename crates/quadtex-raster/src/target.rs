@@ -220,8 +220,22 @@ impl ColorFormat {
         match self {
             ColorFormat::Rgba8Unorm | ColorFormat::Bgra8Unorm => {
                 let (r, b) = if self.bgra() { (b, r) } else { (r, b) };
-                for (i, o) in out.chunks_exact_mut(4).enumerate() {
-                    o.copy_from_slice(&[unorm8(r[i]), unorm8(g[i]), unorm8(b[i]), unorm8(a[i])]);
+                // Words first (a loop of f32 and integer lane operations
+                // the compiler vectorizes), then their bytes.
+                let mut words = [0u32; 64];
+                for (k, out) in out.chunks_mut(4 * words.len()).enumerate() {
+                    let at = 64 * k;
+                    let m = out.len() / 4;
+                    for (i, w) in words[..m].iter_mut().enumerate() {
+                        let j = at + i;
+                        *w = unorm8_lane(r[j])
+                            | unorm8_lane(g[j]) << 8
+                            | unorm8_lane(b[j]) << 16
+                            | unorm8_lane(a[j]) << 24;
+                    }
+                    for (o, w) in out.chunks_exact_mut(4).zip(&words[..m]) {
+                        o.copy_from_slice(&w.to_le_bytes());
+                    }
                 }
             }
             ColorFormat::Rgba32Float => {
@@ -254,6 +268,29 @@ fn unorm8(v: f32) -> u8 {
         0.0
     };
     ((x + ROUND) - ROUND) as u8
+}
+
+/// [`unorm8`] in f32 operations only (adds, compares, selects and bit
+/// operations, which vectorize on any x86-64): `v * 255` is `v * 256 - v`
+/// with `v * 256` exact; the difference `s` and its rounding error `e`
+/// come from Knuth's TwoSum (exact: `s + e` is the product), `s` is
+/// rounded to the nearest whole number, ties to even, by adding 2^23
+/// (whose bits then hold the code), and where `s` was exactly halfway
+/// the sign of `e` says which way the product lies.
+#[inline(always)]
+fn unorm8_lane(v: f32) -> u32 {
+    const TWO_23: f32 = 8_388_608.0;
+    let v = if v > 0.0 { v.min(1.0) } else { 0.0 };
+    let a = v * 256.0;
+    let s = a - v;
+    let bb = s - a;
+    let e = (a - (s - bb)) + (-v - bb);
+    let big = s + TWO_23;
+    let code = big.to_bits().wrapping_sub(TWO_23.to_bits());
+    let d = s - (big - TWO_23);
+    let up = u32::from(d == 0.5 && e > 0.0);
+    let down = u32::from(d == -0.5 && e < 0.0);
+    code + up - down
 }
 
 /// The shared [`Srgb8Encoder`], built on first use (`None` only if the
@@ -997,12 +1034,9 @@ mod tests {
         ];
         for k in 0..256 {
             let tie = (k as f32 + 0.5) / 255.0;
-            v.extend([
-                tie,
-                f32::from_bits(tie.to_bits() - 1),
-                f32::from_bits(tie.to_bits() + 1),
-                k as f32 / 255.0,
-            ]);
+            // Every f32 within 64 steps of the tie.
+            v.extend((-64i32..=64).map(|d| f32::from_bits(tie.to_bits().wrapping_add_signed(d))));
+            v.push(k as f32 / 255.0);
         }
         v.extend((0..=4096).map(|i| i as f32 / 4096.0));
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
@@ -1074,9 +1108,11 @@ mod tests {
                 }
             }
         }
-        // `unorm8` is `f32_to_unorm(_, 8)` on every value above.
+        // `unorm8` is `f32_to_unorm(_, 8)` on every value above, and so
+        // is its lane form.
         for &v in &values {
             assert_eq!(u32::from(unorm8(v)), f32_to_unorm(v, 8), "{v}");
+            assert_eq!(unorm8_lane(v), f32_to_unorm(v, 8), "{v}");
         }
     }
 
