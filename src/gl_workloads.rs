@@ -539,6 +539,8 @@ fn shadow_ref(u: f32) -> f32 {
 /// its shader, no depth test, into a 1920x1080 target.
 pub fn frame(variant: &Variant, textures: &Textures) -> Frame {
     let mut frame = Frame::new(WIDTH, HEIGHT).with_color_format(ColorFormat::Rgba8Unorm);
+    // No depth attachment: no draw tests depth.
+    frame.depth = false;
     frame.clear_color = [0.0, 0.0, 0.0, 0.0];
     frame.draw(
         DrawCall::new(

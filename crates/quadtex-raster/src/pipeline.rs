@@ -194,6 +194,11 @@ pub struct Frame {
     /// (quads are still counted in [`Stats::quads`](crate::Stats::quads)),
     /// and the returned colour target is 0 x 0.
     pub color: bool,
+    /// Whether there is a depth target. `false` (a colour-only pass, as a
+    /// framebuffer without a depth attachment) makes every draw's depth
+    /// test and depth writes off, uses no depth memory, and returns a
+    /// 0 x 0 depth target.
+    pub depth: bool,
     /// The colour target's format ([`ColorFormat::Rgba32Float`] unless
     /// set): shader outputs are encoded into it as they are written, and
     /// blending reads it back (clamped to `[0, 1]` for UNORM and sRGB).
@@ -214,6 +219,7 @@ impl Frame {
             clear_depth: 1.0,
             depth_format: DepthFormat::D32Float,
             color: true,
+            depth: true,
             color_format: ColorFormat::Rgba32Float,
             draws: Vec::new(),
         }

@@ -197,11 +197,17 @@ impl Renderer {
         format.encode(frame.clear_color, &mut clear);
         let clear = &clear[..bpp];
         let depth = &mut out.depth;
-        depth.width = w;
-        depth.height = h;
+        let (dw, dh) = if frame.depth { (w, h) } else { (0, 0) };
+        depth.width = dw;
+        depth.height = dh;
         depth.samples = s;
         depth.format = frame.depth_format;
-        try_resize(&mut depth.data, "depth target", n, clear_depth)?;
+        try_resize(
+            &mut depth.data,
+            "depth target",
+            if frame.depth { n } else { 0 },
+            clear_depth,
+        )?;
         let mut stats = Stats::default();
         if w == 0 || h == 0 {
             out.stats = stats;
@@ -248,16 +254,18 @@ impl Renderer {
         let t_shade = Instant::now();
         let (wu, su) = (w as usize, s as usize);
         let band_len = wu * TILE as usize * su;
-        let depth_bands = depth.data.chunks_mut(band_len);
-        let mut bands: Vec<(&mut [u8], &mut [f32])> = if frame.color {
-            color
-                .bytes_mut()
-                .chunks_mut(band_len * bpp)
-                .zip(depth_bands)
-                .collect()
-        } else {
-            depth_bands.map(|d| (&mut [][..], d)).collect()
-        };
+        // One band per `TILE` rows of each target; a target the frame
+        // does not have gives empty bands.
+        let rows = h.div_ceil(TILE) as usize;
+        let mut depth_bands = depth.data.chunks_mut(band_len);
+        let mut color_bands = color.bytes_mut().chunks_mut(band_len * bpp);
+        let mut bands: Vec<(&mut [u8], &mut [f32])> = Vec::with_capacity(rows);
+        for _ in 0..rows {
+            bands.push((
+                color_bands.next().unwrap_or_default(),
+                depth_bands.next().unwrap_or_default(),
+            ));
+        }
         let band_stats: Vec<Stats> = self.pool.install(|| {
             bands
                 .par_iter_mut()
@@ -454,7 +462,9 @@ fn render_tile(
             q.attrs.resize(tri.attrs.len(), [0.0; 4]);
         }
         let state = draw.state;
-        let test = state.depth_test;
+        // Without a depth target there is no depth test (Vulkan: no
+        // depth attachment).
+        let test = state.depth_test.filter(|_| frame.depth);
         let write_depth = state.depth_write && test.is_some();
         let x0 = tri.bbox[0].max(tile.x0) & !1;
         let y0 = tri.bbox[1].max(tile.y0) & !1;
@@ -644,11 +654,10 @@ fn flush(
             // the top row, 2 and 3 the bottom one).
             let at = tile.at(x, y, 1) * bpp;
             let q = &enc[4 * i * bpp..(4 * i + 4) * bpp];
-            if let Some(top) = tile.color.get_mut(at..at + 2 * bpp) {
-                top.copy_from_slice(&q[..2 * bpp]);
-            }
-            if let Some(bottom) = tile.color.get_mut(at + pitch..at + pitch + 2 * bpp) {
-                bottom.copy_from_slice(&q[2 * bpp..]);
+            match bpp {
+                4 => copy_quad::<8>(tile.color, at, pitch, q),
+                8 => copy_quad::<16>(tile.color, at, pitch, q),
+                _ => copy_quad::<32>(tile.color, at, pitch, q),
             }
             continue;
         }
@@ -675,6 +684,24 @@ fn flush(
                     tile.depth[base + s] = z;
                 }
                 write_sample(tile.color, (base + s) * bpp, format, blend, colour, src);
+            }
+        }
+    }
+}
+
+/// Copies a quad's encoded samples `q` (its two rows of `ROW` bytes) to
+/// byte `at` of `color` and the row `pitch` bytes below (fixed-size
+/// copies: no call to `memcpy` per quad).
+#[inline(always)]
+fn copy_quad<const ROW: usize>(color: &mut [u8], at: usize, pitch: usize, q: &[u8]) {
+    for (r, src) in q.chunks_exact(ROW).enumerate().take(2) {
+        let start = at + r * pitch;
+        if let (Some(dst), Ok(src)) = (
+            color.get_mut(start..start + ROW),
+            <&[u8; ROW]>::try_from(src),
+        ) {
+            if let Ok(dst) = <&mut [u8; ROW]>::try_from(dst) {
+                *dst = *src;
             }
         }
     }

@@ -528,3 +528,34 @@ fn srgb_msaa_resolves_in_linear_and_its_png_holds_its_bytes() {
     assert_eq!(exact.color.pixel(10, 3).unwrap(), [0.5, 0.5, 0.5, 1.0]);
     assert_eq!(exact.color.encode_png().unwrap(), png);
 }
+
+/// A frame without a depth target (`depth = false`, a framebuffer with
+/// no depth attachment) tests no depth: a farther rectangle drawn second
+/// still covers a nearer one drawn first, as without a test; the depth
+/// target comes back 0 x 0. With the depth target the nearer one stays.
+#[test]
+fn frames_without_a_depth_target_test_no_depth() {
+    let (w, h) = (8, 8);
+    let build = |depth: bool| {
+        let mut frame = Frame::new(w, h);
+        frame.depth = depth;
+        frame.draw(draw(
+            screen_mesh(w, h, &rect(0.0, 0.0, 8.0, 8.0), 0.25),
+            solid([1.0, 0.0, 0.0, 1.0]),
+            DrawState::default(),
+        ));
+        frame.draw(draw(
+            screen_mesh(w, h, &rect(0.0, 0.0, 8.0, 8.0), 0.75),
+            solid([0.0, 1.0, 0.0, 1.0]),
+            DrawState::default(),
+        ));
+        Renderer::new(2).unwrap().render(&frame).unwrap()
+    };
+    let without = build(false);
+    assert_eq!((without.depth.width, without.depth.height), (0, 0));
+    assert!(without.depth.data.is_empty());
+    assert_eq!(without.color.pixel(3, 3).unwrap(), [0.0, 1.0, 0.0, 1.0]);
+    let with = build(true);
+    assert_eq!(with.color.pixel(3, 3).unwrap(), [1.0, 0.0, 0.0, 1.0]);
+    assert_eq!(with.depth.sample(3, 3, 0), Some(0.25));
+}
