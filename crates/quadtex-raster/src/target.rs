@@ -902,36 +902,7 @@ mod tests {
     /// multisampled (sample planes in the linear order).
     #[test]
     fn encode_planes_fast_formats_match_the_format_crate() {
-        let mut values = vec![
-            0.0f32,
-            -0.0,
-            1.0,
-            -1.0,
-            0.5,
-            2.0,
-            f32::NAN,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            f32::MIN_POSITIVE,
-            1e-40,
-            f32::MAX,
-        ];
-        for k in 0..64 {
-            values.push(k as f32 / 16_777_215.0);
-            values.push(1.0 - k as f32 / 16_777_216.0);
-            values.push((k as f32 + 0.5) / 16_777_215.0);
-        }
-        let mut state = 0x2545_f491_4f6c_dd1du64;
-        while values.len() < 4 * 3 * 16 * 4 {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            values.push(if state & 1 == 0 {
-                f32::from_bits(state as u32)
-            } else {
-                (state >> 40) as f32 / (1u64 << 24) as f32
-            });
-        }
+        let values = colour_values();
         for (format, aspect, channels) in [
             (TextureFormat::Rgba32Float, Aspect::Color, 4),
             (TextureFormat::Depth32Float, Aspect::Depth, 1),
@@ -1015,7 +986,8 @@ mod tests {
     }
 
     /// Edge values (NaN, infinities, -0, out of [0, 1], the UNORM8
-    /// ties `(k + 0.5) / 255` and their f32 neighbours, every 2^-12 step)
+    /// ties `(k + 0.5) / 255` and their f32 neighbours, every 2^-12 step,
+    /// 24-bit UNORM steps near 0 and 1)
     /// and seeded random values and bit patterns.
     fn colour_values() -> Vec<f32> {
         let mut v = vec![
@@ -1043,6 +1015,12 @@ mod tests {
             v.push(k as f32 / 255.0);
         }
         v.extend((0..=4096).map(|i| i as f32 / 4096.0));
+        // 24-bit UNORM depth steps near 0 and 1, and their halves.
+        for k in 0..64 {
+            v.push(k as f32 / 16_777_215.0);
+            v.push(1.0 - k as f32 / 16_777_216.0);
+            v.push((k as f32 + 0.5) / 16_777_215.0);
+        }
         let mut state = 0x9e37_79b9_7f4a_7c15u64;
         for _ in 0..20_000 {
             state ^= state << 13;

@@ -68,9 +68,10 @@ material = "sky"
     assert!(r.shadow_stats.is_none());
 }
 
-#[test]
-fn lambert_multiplies_the_material_colour_by_the_light() {
-    let r = render(&format!(
+/// A plane of colour (0.5, 0.25, 1) lit from straight above at 0.5,
+/// seen from above.
+fn lambert_scene() -> String {
+    format!(
         r#"{TOP_DOWN}
 [materials.m]
 shader = "lambert"
@@ -83,7 +84,12 @@ material = "m"
 direction = [0.0, -1.0, 0.0]
 intensity = 0.5
 "#
-    ));
+    )
+}
+
+#[test]
+fn lambert_multiplies_the_material_colour_by_the_light() {
+    let r = render(&lambert_scene());
     // ambient 0.1 + 0.5 from the light straight above.
     let c = px(&r.image, 32, 32);
     for (got, want) in c.iter().zip([0.3, 0.15, 0.6, 1.0]) {
@@ -98,20 +104,7 @@ intensity = 0.5
 /// naming the key.
 #[test]
 fn scenes_render_into_srgb8_unless_the_output_says_otherwise() {
-    let text = format!(
-        r#"{TOP_DOWN}
-[materials.m]
-shader = "lambert"
-color = [0.5, 0.25, 1.0]
-[[objects]]
-mesh = "plane"
-scale = 20
-material = "m"
-[[lights]]
-direction = [0.0, -1.0, 0.0]
-intensity = 0.5
-"#
-    );
+    let text = lambert_scene();
     let r = render_scene(&scene(&text), &RenderOptions::default()).expect("render");
     assert_eq!(r.image.format(), ColorFormat::Rgba8Srgb);
     let at = (32 * 64 + 32) * 4;

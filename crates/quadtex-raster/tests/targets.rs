@@ -26,17 +26,24 @@ fn rect(x0: f32, y0: f32, x1: f32, y1: f32) -> [[(f32, f32); 3]; 2] {
     ]
 }
 
-#[test]
-fn msaa_4x_vertical_edge_covers_two_of_four_samples_and_resolves_to_half() {
+/// A 16 x 16 4x MSAA frame of `format`, cleared to opaque black, with
+/// one white triangle whose right edge is x = 10.5 over the whole height.
+fn edge_frame(format: ColorFormat) -> Frame {
     let (w, h) = (16, 16);
-    let mut frame = Frame::new(w, h).with_samples(4);
+    let mut frame = Frame::new(w, h).with_samples(4).with_color_format(format);
     frame.clear_color = [0.0, 0.0, 0.0, 1.0];
     frame.draw(draw(
-        // One triangle whose right edge is x = 10.5 over the whole height.
         screen_mesh(w, h, &[[(10.5, -16.0), (10.5, 40.0), (-30.0, 12.0)]], 0.5),
         solid([1.0; 4]),
         DrawState::default(),
     ));
+    frame
+}
+
+#[test]
+fn msaa_4x_vertical_edge_covers_two_of_four_samples_and_resolves_to_half() {
+    let (w, h) = (16, 16);
+    let frame = edge_frame(ColorFormat::Rgba32Float);
     let r = Renderer::new(2).unwrap();
     let out = r.render(&frame).unwrap();
     // Standard 4x positions x = 0.375, 0.875, 0.125, 0.625: samples 0 and 2
@@ -493,15 +500,7 @@ fn blending_into_a_unorm_target_clamps_then_rounds() {
 #[test]
 fn srgb_msaa_resolves_in_linear_and_its_png_holds_its_bytes() {
     let (w, h) = (16, 16);
-    let mut frame = Frame::new(w, h)
-        .with_samples(4)
-        .with_color_format(ColorFormat::Rgba8Srgb);
-    frame.clear_color = [0.0, 0.0, 0.0, 1.0];
-    frame.draw(draw(
-        screen_mesh(w, h, &[[(10.5, -16.0), (10.5, 40.0), (-30.0, 12.0)]], 0.5),
-        solid([1.0; 4]),
-        DrawState::default(),
-    ));
+    let frame = edge_frame(ColorFormat::Rgba8Srgb);
     let r = Renderer::new(2).unwrap();
     let out = r.render_resolved(&frame).unwrap();
     assert_eq!(out.color.format(), ColorFormat::Rgba8Srgb);
