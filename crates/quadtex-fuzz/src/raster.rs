@@ -11,8 +11,8 @@ use arbitrary::{Result, Unstructured};
 use glam::{Mat4, Vec3, Vec4};
 use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat};
 use quadtex_raster::{
-    shader_fn, BlendMode, CullMode, DepthFormat, DrawCall, DrawState, Frame, Mesh, Renderer,
-    TextureBinding, Unlit, STD_ATTRS,
+    shader_fn, BlendMode, ColorFormat, CullMode, DepthFormat, DrawCall, DrawState, Frame, Mesh,
+    Renderer, TextureBinding, Unlit, STD_ATTRS,
 };
 use quadtex_sampler::{AddressMode, CompareOp, SamplerHeader};
 
@@ -181,5 +181,16 @@ fn frame(u: &mut Unstructured<'_>) -> Result<Frame> {
     for _ in 0..draws {
         f.draw(draw(u)?);
     }
+    // Read last, and defaulting to RGBA32F with depth when the input runs
+    // out, so that older inputs keep their frames.
+    f.color_format = *u.choose(&[
+        ColorFormat::Rgba32Float,
+        ColorFormat::Rgba8Unorm,
+        ColorFormat::Rgba8Srgb,
+        ColorFormat::Bgra8Unorm,
+        ColorFormat::Bgra8Srgb,
+        ColorFormat::Rgba16Float,
+    ])?;
+    f.depth = u.int_in_range(0u8..=7)? != 7;
     Ok(f)
 }
