@@ -42,7 +42,7 @@ fn edge_frame(format: ColorFormat) -> Frame {
 
 #[test]
 fn msaa_4x_vertical_edge_covers_two_of_four_samples_and_resolves_to_half() {
-    let (w, h) = (16, 16);
+    let h = 16;
     let frame = edge_frame(ColorFormat::Rgba32Float);
     let r = Renderer::new(2).unwrap();
     let out = r.render(&frame).unwrap();
