@@ -454,17 +454,18 @@ fn render_frames_and_scene_limits_exit_2_with_one_line() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// `quadtex render` at the largest size (16384 x 16384, 1x MSAA: a 4 GiB
-/// colour target) on a machine without the memory aborted with SIGABRT
-/// when the allocation failed. With the address space capped at 3 GiB the
-/// target cannot be had: a one-line error naming the buffer, exit 1.
+/// `quadtex render` at the largest size (16384 x 16384, 1x MSAA, an
+/// RGBA32F target: 4 GiB of colour) on a machine without the memory
+/// aborted with SIGABRT when the allocation failed. With the address
+/// space capped at 3 GiB the target cannot be had: a one-line error
+/// naming the buffer, exit 1. (The default sRGB8 target is 1 GiB.)
 #[cfg(target_os = "linux")]
 #[test]
 fn render_without_the_memory_for_its_target_is_an_error_not_an_abort() {
     let dir = temp_dir("oom");
     let png = dir.join("big.png");
     let script = format!(
-        "ulimit -v 3145728 && exec '{}' render scenes/msaa.toml -o '{}' --width 16384 --height 16384 --msaa 1 --threads 2",
+        "ulimit -v 3145728 && exec '{}' render scenes/msaa.toml -o '{}' --width 16384 --height 16384 --msaa 1 --threads 2 --target-format rgba32f",
         env!("CARGO_BIN_EXE_quadtex"),
         png.display()
     );
