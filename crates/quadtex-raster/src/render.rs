@@ -726,7 +726,13 @@ fn write_sample(
         return;
     };
     if blend == BlendMode::Replace {
-        dst.copy_from_slice(src);
+        // Fixed-size copies (no call to `memcpy` per sample).
+        match src.len() {
+            4 => copy_fixed::<4>(dst, src),
+            8 => copy_fixed::<8>(dst, src),
+            16 => copy_fixed::<16>(dst, src),
+            _ => dst.copy_from_slice(src),
+        }
         return;
     }
     let old = format.decode(dst);
@@ -736,6 +742,15 @@ fn write_sample(
         colour
     };
     format.encode(blend.blend(colour, old), dst);
+}
+
+/// `dst.copy_from_slice(src)` for `N`-byte slices, as one fixed-size
+/// move.
+#[inline(always)]
+fn copy_fixed<const N: usize>(dst: &mut [u8], src: &[u8]) {
+    if let (Ok(d), Ok(s)) = (<&mut [u8; N]>::try_from(dst), <&[u8; N]>::try_from(src)) {
+        *d = *s;
+    }
 }
 
 /// Fills `band` with copies of the `pattern.len()`-byte `pattern` (a

@@ -253,6 +253,18 @@ impl ColorFormat {
                     o[12..].copy_from_slice(&a[i].to_le_bytes());
                 }
             }
+            ColorFormat::Rgba8Srgb | ColorFormat::Bgra8Srgb if srgb8_encoder().is_some() => {
+                // One look-up of the shared encoder for the whole batch.
+                let Some(enc) = srgb8_encoder() else {
+                    return;
+                };
+                let bgra = self.bgra();
+                for (i, o) in out.chunks_exact_mut(4).enumerate() {
+                    let c = enc.encode([r[i], g[i], b[i], a[i]]);
+                    let c = if bgra { [c[2], c[1], c[0], c[3]] } else { c };
+                    o.copy_from_slice(&c);
+                }
+            }
             _ => {
                 for (i, o) in out.chunks_exact_mut(bpp).enumerate() {
                     self.encode([r[i], g[i], b[i], a[i]], o);
@@ -561,9 +573,22 @@ pub struct Srgb8Encoder {
     /// Per byte of the texel (R, G, B: sRGB; A: linear), the 255
     /// thresholds.
     thresholds: [Vec<f32>; 2],
+    /// The colour channels' codes by bucket: the positive f32s from
+    /// [`BUCKET_LOW`] up to 1.0 in buckets of 2^15 consecutive bit
+    /// patterns (8 bits of mantissa). `base[i]` is the code at bucket
+    /// `i`'s first value and `step[i]` the one threshold inside the bucket
+    /// (infinity when there is none); empty when some bucket would hold
+    /// two thresholds (then the binary search answers).
+    base: Vec<u8>,
+    step: Vec<f32>,
     /// `encode`'s bytes for NaN in every channel.
     nan: [u8; 4],
 }
+
+/// The bits of the first bucket's first value, 2^-13: every positive f32
+/// below it encodes to sRGB code 0 (the first threshold is about
+/// 1.52e-4, checked when the tables are built).
+const BUCKET_LOW: u32 = (127 - 13) << 23;
 
 impl Srgb8Encoder {
     /// Builds the tables (about 16,000 calls of `encode`).
@@ -595,8 +620,35 @@ impl Srgb8Encoder {
                 t.push(f32::from_bits(lo));
             }
         }
+        // The buckets: each threshold in its own bucket, or no buckets.
+        let buckets = ((1.0f32.to_bits() - BUCKET_LOW) >> 15) as usize;
+        let mut base = vec![0u8; buckets];
+        let mut step = vec![f32::INFINITY; buckets];
+        let mut fits = thresholds[0][0].to_bits() >= BUCKET_LOW;
+        // The thresholds are sorted: one pass over buckets and
+        // thresholds together.
+        let t0 = &thresholds[0];
+        let mut k = 0usize;
+        for (i, (b, s)) in base.iter_mut().zip(step.iter_mut()).enumerate() {
+            let first = f32::from_bits(BUCKET_LOW + ((i as u32) << 15));
+            let next = f32::from_bits(BUCKET_LOW + ((i as u32 + 1) << 15));
+            while k < t0.len() && t0[k] <= first {
+                k += 1;
+            }
+            *b = k as u8;
+            let inside = t0[k..].iter().take_while(|&&t| t < next).count();
+            fits &= inside <= 1;
+            if inside == 1 {
+                *s = t0[k];
+            }
+        }
+        if !fits {
+            (base, step) = (Vec::new(), Vec::new());
+        }
         Ok(Srgb8Encoder {
             thresholds,
+            base,
+            step,
             nan: code(f32::NAN)?,
         })
     }
@@ -605,21 +657,34 @@ impl Srgb8Encoder {
     #[inline]
     pub fn encode(&self, v: [f32; 4]) -> [u8; 4] {
         std::array::from_fn(|c| {
-            if v[c].is_nan() {
-                self.nan[c]
-            } else {
-                // The number of thresholds at or below the value: a
-                // binary search of fixed steps over the 255 (2^8 - 1)
-                // sorted thresholds, without branches to mispredict.
-                let t = &self.thresholds[usize::from(c == 3)];
-                let mut i = 0usize;
-                for step in [128, 64, 32, 16, 8, 4, 2, 1] {
-                    if t.get(i + step - 1).is_some_and(|&x| x <= v[c]) {
-                        i += step;
-                    }
-                }
-                i as u8
+            let x = v[c];
+            if x.is_nan() {
+                return self.nan[c];
             }
+            if c < 3 && !self.base.is_empty() {
+                // Positive values below the first bucket and everything
+                // not above zero encode to 0; 1.0 and above to 255.
+                if x >= 1.0 {
+                    return 255;
+                }
+                let bits = x.to_bits();
+                if x <= 0.0 || bits < BUCKET_LOW {
+                    return 0;
+                }
+                let i = ((bits - BUCKET_LOW) >> 15) as usize;
+                return self.base[i] + u8::from(x >= self.step[i]);
+            }
+            // The number of thresholds at or below the value: a binary
+            // search of fixed steps over the 255 (2^8 - 1) sorted
+            // thresholds, without branches to mispredict.
+            let t = &self.thresholds[usize::from(c == 3)];
+            let mut i = 0usize;
+            for step in [128, 64, 32, 16, 8, 4, 2, 1] {
+                if t.get(i + step - 1).is_some_and(|&t| t <= x) {
+                    i += step;
+                }
+            }
+            i as u8
         })
     }
 }
@@ -704,11 +769,23 @@ fn copy_planes(
         bytes.copy_from_slice(data);
         return Ok(tex);
     }
-    for (si, plane) in bytes.chunks_exact_mut(w * h * bpp).enumerate() {
-        for (i, px) in plane.chunks_exact_mut(bpp).enumerate() {
-            let at = (i * s + si) * bpp;
-            px.copy_from_slice(&data[at..at + bpp]);
+    // Sample `si` of every pixel into its plane, in fixed-size moves.
+    fn planes<const N: usize>(bytes: &mut [u8], data: &[u8], wh: usize, s: usize) {
+        for (si, plane) in bytes.chunks_exact_mut(wh * N).enumerate() {
+            for (px, src) in plane
+                .chunks_exact_mut(N)
+                .zip(data.chunks_exact(N).skip(si).step_by(s))
+            {
+                if let (Ok(d), Ok(v)) = (<&mut [u8; N]>::try_from(px), <&[u8; N]>::try_from(src)) {
+                    *d = *v;
+                }
+            }
         }
+    }
+    match bpp {
+        4 => planes::<4>(bytes, data, w * h, s),
+        8 => planes::<8>(bytes, data, w * h, s),
+        _ => planes::<16>(bytes, data, w * h, s),
     }
     Ok(tex)
 }
@@ -944,6 +1021,8 @@ mod tests {
     #[test]
     fn srgb8_encoder_matches_the_format_crate_bit_for_bit() {
         let enc = Srgb8Encoder::new().unwrap();
+        // The buckets hold at most one threshold each (13 binades of 256).
+        assert_eq!(enc.base.len(), 13 * 256);
         let slow = |v: [f32; 4]| {
             let mut out = [0u8; 4];
             encode(
@@ -970,6 +1049,11 @@ mod tests {
             0.5,
         ];
         values.extend((0..=65536).map(|i| i as f32 / 65536.0));
+        // Every bucket's first value and the one before it.
+        for i in 0..=enc.base.len() as u32 {
+            let first = BUCKET_LOW + (i << 15);
+            values.extend([f32::from_bits(first), f32::from_bits(first - 1)]);
+        }
         for t in &enc.thresholds {
             for &x in t {
                 values.extend([
