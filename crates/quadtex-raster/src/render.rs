@@ -321,6 +321,8 @@ impl Renderer {
         let tex = color.to_texture(color.format().texture_format())?;
         let shader = MsaaResolve::new(Arc::new(tex));
         let mut frame = Frame::new(color.width(), color.height()).with_color_format(color.format());
+        // The pass tests no depth: no depth target to allocate and clear.
+        frame.depth = false;
         frame.draws.push(
             DrawCall::new(
                 Arc::new(fullscreen_triangle()),
