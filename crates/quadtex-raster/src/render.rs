@@ -91,6 +91,58 @@ impl TileBuf<'_> {
     fn at(&self, x: u32, y: u32, ns: usize) -> usize {
         ((y - self.y0) as usize * self.stride + x as usize) * ns
     }
+
+    /// Writes the encoded clear value `clear` into every sample of the
+    /// tile's pixels (`ns` samples a pixel; nothing without a colour
+    /// target).
+    fn clear_color(&mut self, clear: &[u8], ns: usize) {
+        let bpp = clear.len();
+        for y in self.y0..self.y0 + self.h {
+            let from = self.at(self.x0, y, ns) * bpp;
+            let to = self.at(self.x0 + self.w, y, ns) * bpp;
+            if let Some(row) = self.color.get_mut(from..to) {
+                fill_pattern(row, clear);
+            }
+        }
+    }
+}
+
+/// Whether drawing `tri` writes every colour sample of `tile` with no
+/// regard for what is there: its draw replaces colour (no blending) with
+/// no depth test, and its three edge functions are non-negative over the
+/// bounding box of the tile's sample positions (a bound over the box
+/// bounds every position in it, edge functions being linear). Nothing
+/// drawn before it then shows, the clear included.
+fn overwrites_tile(frame: &Frame, tri: &Tri, tile: &TileBuf<'_>, offsets: &[(i64, i64)]) -> bool {
+    let Some(draw) = frame.draws.get(tri.draw) else {
+        return false;
+    };
+    let tested = draw.state.depth_test.is_some() && frame.depth;
+    if tested || draw.state.blend != BlendMode::Replace || tile.w == 0 || tile.h == 0 {
+        return false;
+    }
+    let (ox0, ox1) = offsets
+        .iter()
+        .fold((i64::MAX, i64::MIN), |(a, b), o| (a.min(o.0), b.max(o.0)));
+    let (oy0, oy1) = offsets
+        .iter()
+        .fold((i64::MAX, i64::MIN), |(a, b), o| (a.min(o.1), b.max(o.1)));
+    if ox0 > ox1 || oy0 > oy1 {
+        return false;
+    }
+    let xs = [
+        i64::from(tile.x0) * SUB + ox0,
+        i64::from(tile.x0 + tile.w - 1) * SUB + ox1,
+    ];
+    let ys = [
+        i64::from(tile.y0) * SUB + oy0,
+        i64::from(tile.y0 + tile.h - 1) * SUB + oy1,
+    ];
+    (0..3).all(|e| {
+        let x = (tri.a[e] * xs[0]).min(tri.a[e] * xs[1]);
+        let y = (tri.b[e] * ys[0]).min(tri.b[e] * ys[1]);
+        x + y + tri.c[e] >= 0
+    })
 }
 
 impl Renderer {
@@ -271,7 +323,6 @@ impl Renderer {
                 .par_iter_mut()
                 .enumerate()
                 .map(|(ty, (cband, dband))| {
-                    fill_pattern(cband, clear);
                     dband.fill(clear_depth);
                     let ty = ty as u32;
                     let mut stats = Stats::default();
@@ -289,7 +340,17 @@ impl Renderer {
                             stats: Stats::default(),
                         };
                         let t = (ty * tiles_x + tx) as usize;
-                        render_tile(frame, &tris, bins.bin(t), &mut tile, &offsets, profile);
+                        let bin = bins.bin(t);
+                        // The colour clear, a tile at a time while its rows
+                        // are in cache, and not at all where a triangle
+                        // writes every sample of the tile over it.
+                        if !bin
+                            .iter()
+                            .any(|&i| overwrites_tile(frame, &tris[i as usize], &tile, &offsets))
+                        {
+                            tile.clear_color(clear, su);
+                        }
+                        render_tile(frame, &tris, bin, &mut tile, &offsets, profile);
                         stats += tile.stats;
                     }
                     stats
@@ -499,84 +560,116 @@ fn render_tile(
         // Depths of the samples that pass (the others are never read: a
         // quad's mask says which are its own).
         let mut zs = [[0.0f32; MAX_SAMPLES]; 4];
-        // Each edge's change from one quad to the next in a row.
-        let quad_step = [0, 1, 2].map(|e| tri.a[e] * 2 * SUB);
-        for qy in (y0..y1).step_by(2) {
-            let by = qy as i64 * SUB;
-            let mut row =
-                [0, 1, 2].map(|e| tri.a[e] * (x0 as i64 * SUB) + tri.b[e] * by + tri.c[e]);
-            for qx in (x0..x1).step_by(2) {
-                let e0 = row;
-                row = [0, 1, 2].map(|e| row[e] + quad_step[e]);
-                if (0..3).any(|e| e0[e] + step_max[e] < 0) {
+        // Blocks of BLOCK x BLOCK pixels aligned to the tile, classified
+        // by the least and greatest value of each edge over the block's
+        // quads (edge functions are linear: the bounds are exact): a
+        // block with an edge negative everywhere is skipped whole, one
+        // with every edge non-negative everywhere (and no depth test)
+        // takes its quads without testing them, the rest are tested quad
+        // by quad. The quads and masks are those of a plain quad loop.
+        // This triangle's quads and active lanes (the tile's statistics
+        // are updated once, after its last quad).
+        let (mut quads, mut active_lanes) = (0u64, 0u64);
+        let span = (BLOCK as i64 - 2) * SUB;
+        let block_lo = [0, 1, 2].map(|e| (tri.a[e] * span).min(0) + (tri.b[e] * span).min(0));
+        let block_hi = [0, 1, 2].map(|e| (tri.a[e] * span).max(0) + (tri.b[e] * span).max(0));
+        let edge_at = |x: u32, y: u32| {
+            [0, 1, 2].map(|e| tri.a[e] * (x as i64 * SUB) + tri.b[e] * (y as i64 * SUB) + tri.c[e])
+        };
+        for by in (y0 & !(BLOCK - 1)..y1).step_by(BLOCK as usize) {
+            for bx in (x0 & !(BLOCK - 1)..x1).step_by(BLOCK as usize) {
+                let eb = edge_at(bx, by);
+                if (0..3).any(|e| eb[e] + block_hi[e] + step_max[e] < 0) {
                     continue;
                 }
-                // Coverage and depth per lane and sample.
-                let mut smask = [0u8; 4];
-                let inside_tile = qx + 1 < tx1 && qy + 1 < ty1;
-                if test.is_none() && inside_tile && (0..3).all(|e| e0[e] + step_min[e] >= 0) {
-                    smask = [full_mask; 4];
-                } else {
-                    for lane in 0..4 {
-                        let lx = qx + (lane as u32 & 1);
-                        let ly = qy + (lane as u32 >> 1);
-                        if lx >= tx1 || ly >= ty1 {
-                            continue;
-                        }
-                        let base = tile.at(lx, ly, ns);
-                        for (s, &(ox, oy)) in offsets.iter().enumerate() {
-                            let k = lane * ns + s;
-                            if (e0[0] + step[0][k]) | (e0[1] + step[1][k]) | (e0[2] + step[2][k])
-                                < 0
-                            {
+                let full = test.is_none()
+                    && bx + BLOCK <= tx1
+                    && by + BLOCK <= ty1
+                    && (0..3).all(|e| eb[e] + block_lo[e] + step_min[e] >= 0);
+                for qy in (by.max(y0)..(by + BLOCK).min(y1)).step_by(2) {
+                    for qx in (bx.max(x0)..(bx + BLOCK).min(x1)).step_by(2) {
+                        let smask = if full {
+                            [full_mask; 4]
+                        } else {
+                            let e0 = edge_at(qx, qy);
+                            if (0..3).any(|e| e0[e] + step_max[e] < 0) {
                                 continue;
                             }
-                            if let Some(op) = test {
-                                let px = lx as i64 * SUB + ox;
-                                let py = ly as i64 * SUB + oy;
-                                let z = frame.depth_format.quantize(tri.z.at(
-                                    px as f32 / SUB as f32 - tri.origin[0],
-                                    py as f32 / SUB as f32 - tri.origin[1],
-                                ));
-                                if !op.test(z, tile.depth[base + s]) {
-                                    continue;
+                            // Coverage and depth per lane and sample.
+                            let mut smask = [0u8; 4];
+                            let inside_tile = qx + 1 < tx1 && qy + 1 < ty1;
+                            if test.is_none()
+                                && inside_tile
+                                && (0..3).all(|e| e0[e] + step_min[e] >= 0)
+                            {
+                                smask = [full_mask; 4];
+                            } else {
+                                for lane in 0..4 {
+                                    let lx = qx + (lane as u32 & 1);
+                                    let ly = qy + (lane as u32 >> 1);
+                                    if lx >= tx1 || ly >= ty1 {
+                                        continue;
+                                    }
+                                    let base = tile.at(lx, ly, ns);
+                                    for (s, &(ox, oy)) in offsets.iter().enumerate() {
+                                        let k = lane * ns + s;
+                                        if (e0[0] + step[0][k])
+                                            | (e0[1] + step[1][k])
+                                            | (e0[2] + step[2][k])
+                                            < 0
+                                        {
+                                            continue;
+                                        }
+                                        if let Some(op) = test {
+                                            let px = lx as i64 * SUB + ox;
+                                            let py = ly as i64 * SUB + oy;
+                                            let z = frame.depth_format.quantize(tri.z.at(
+                                                px as f32 / SUB as f32 - tri.origin[0],
+                                                py as f32 / SUB as f32 - tri.origin[1],
+                                            ));
+                                            if !op.test(z, tile.depth[base + s]) {
+                                                continue;
+                                            }
+                                            zs[lane][s] = z;
+                                        }
+                                        smask[lane] |= 1 << s;
+                                    }
                                 }
-                                zs[lane][s] = z;
                             }
-                            smask[lane] |= 1 << s;
+                            smask
+                        };
+                        let active =
+                            (0..4).fold(0u8, |m, l| if smask[l] != 0 { m | 1 << l } else { m });
+                        if active == 0 {
+                            continue;
+                        }
+                        batch.push(qx, qy, active, !active & 0xf);
+                        pending.push(smask);
+                        if write_depth {
+                            depths.push(zs);
+                        }
+                        quads += 1;
+                        active_lanes += u64::from(LANES_SET[active as usize]);
+                        if pending.len() == BATCH {
+                            flush(
+                                frame,
+                                draw,
+                                tri,
+                                q,
+                                &mut batch,
+                                &pending,
+                                &depths,
+                                &mut outs,
+                                &mut enc,
+                                tile,
+                                ns,
+                                write_depth,
+                            );
+                            batch.reset(tri.attrs.len(), tri.front);
+                            pending.clear();
+                            depths.clear();
                         }
                     }
-                }
-                let active = (0..4).fold(0u8, |m, l| if smask[l] != 0 { m | 1 << l } else { m });
-                if active == 0 {
-                    continue;
-                }
-                batch.push(qx, qy, active, !active & 0xf);
-                pending.push(smask);
-                if write_depth {
-                    depths.push(zs);
-                }
-                tile.stats.quads += 1;
-                tile.stats.active_lanes += u64::from(active.count_ones());
-                tile.stats.helper_lanes += u64::from(4 - active.count_ones());
-                if pending.len() == BATCH {
-                    flush(
-                        frame,
-                        draw,
-                        tri,
-                        q,
-                        &mut batch,
-                        &pending,
-                        &depths,
-                        &mut outs,
-                        &mut enc,
-                        tile,
-                        ns,
-                        write_depth,
-                    );
-                    batch.reset(tri.attrs.len(), tri.front);
-                    pending.clear();
-                    depths.clear();
                 }
             }
         }
@@ -594,11 +687,22 @@ fn render_tile(
             ns,
             write_depth,
         );
+        tile.stats.quads += quads;
+        tile.stats.active_lanes += active_lanes;
+        tile.stats.helper_lanes += 4 * quads - active_lanes;
     }
     if let Some((_, old)) = cur.take() {
         tile.stats.tex += old.tex;
     }
 }
+
+/// The number of lanes set in each 4-bit lane mask (a table: baseline
+/// x86-64 has no population-count instruction).
+const LANES_SET: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+
+/// Side in pixels of the blocks a triangle's coverage is classified by
+/// (a power of two dividing [`TILE`]): 4 x 4 quads.
+const BLOCK: u32 = 8;
 
 /// Quads shaded per [`crate::FragmentShader::shade_batch`] call: four AVX-512
 /// sampler registers' worth, and a few kilobytes of attributes.
