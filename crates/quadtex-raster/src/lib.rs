@@ -76,7 +76,7 @@
 //! assert_eq!(&png[1..4], b"PNG");
 //! ```
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 
 pub mod builtin;
 pub mod error;
@@ -86,6 +86,7 @@ pub mod render;
 pub mod scene;
 mod setup;
 pub mod shader;
+mod simd;
 pub mod stats;
 pub mod target;
 

@@ -586,6 +586,40 @@ fn render_tile(
                     && bx + BLOCK <= tx1
                     && by + BLOCK <= ty1
                     && (0..3).all(|e| eb[e] + block_lo[e] + step_min[e] >= 0);
+                if full && bx >= x0 && by >= y0 && bx + BLOCK <= x1 && by + BLOCK <= y1 {
+                    // All of the block's quads, every lane and sample
+                    // covered: appended in bulk, in the order of the quad
+                    // loop below, the batch shaded whenever it fills.
+                    let mut k = 0;
+                    while k < BLOCK_QUADS {
+                        let take = (BATCH - pending.len()).min(BLOCK_QUADS - k);
+                        batch.push_block(bx, by, BLOCK, k..k + take);
+                        pending.extend(std::iter::repeat_n([full_mask; 4], take));
+                        k += take;
+                        if pending.len() == BATCH {
+                            flush(
+                                frame,
+                                draw,
+                                tri,
+                                q,
+                                &mut batch,
+                                &pending,
+                                &depths,
+                                &mut outs,
+                                &mut enc,
+                                tile,
+                                ns,
+                                write_depth,
+                            );
+                            batch.reset(tri.attrs.len(), tri.front);
+                            pending.clear();
+                            depths.clear();
+                        }
+                    }
+                    quads += BLOCK_QUADS as u64;
+                    active_lanes += 4 * BLOCK_QUADS as u64;
+                    continue;
+                }
                 for qy in (by.max(y0)..(by + BLOCK).min(y1)).step_by(2) {
                     for qx in (bx.max(x0)..(bx + BLOCK).min(x1)).step_by(2) {
                         let smask = if full {
@@ -704,6 +738,9 @@ const LANES_SET: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
 /// (a power of two dividing [`TILE`]): 4 x 4 quads.
 const BLOCK: u32 = 8;
 
+/// Quads in a block.
+const BLOCK_QUADS: usize = (BLOCK as usize / 2) * (BLOCK as usize / 2);
+
 /// Quads shaded per [`crate::FragmentShader::shade_batch`] call: four AVX-512
 /// sampler registers' worth, and a few kilobytes of attributes.
 const BATCH: usize = MAX_BATCH_QUADS;
@@ -750,23 +787,19 @@ fn flush(
         // The batch's colours in the target's format, lane after lane.
         format.encode_planes([&r[..n], &g[..n], &b[..n], &a[..n]], n, enc);
     }
-    // Row pitch of the band in bytes (single-sampled targets).
-    let pitch = tile.stride * bpp;
+    if ns == 1 && !write_depth && replace && frame.color {
+        // The common case: encoded samples copied into place.
+        let (origins, enc) = (batch.origins(), &enc[..n * bpp]);
+        let (color, y0, stride) = (&mut *tile.color, tile.y0, tile.stride);
+        match bpp {
+            4 => write_replaced::<4, 8>(color, y0, stride, origins, smasks, enc),
+            8 => write_replaced::<8, 16>(color, y0, stride, origins, smasks, enc),
+            _ => write_replaced::<16, 32>(color, y0, stride, origins, smasks, enc),
+        }
+        return;
+    }
     for (i, smask) in smasks.iter().enumerate() {
         let (x, y) = batch.origin(i);
-        if ns == 1 && !write_depth && replace && frame.color && *smask == [1; 4] {
-            // A whole quad of a single-sampled target: its two rows of
-            // two pixels, copied as they were encoded (lanes 0 and 1 are
-            // the top row, 2 and 3 the bottom one).
-            let at = tile.at(x, y, 1) * bpp;
-            let q = &enc[4 * i * bpp..(4 * i + 4) * bpp];
-            match bpp {
-                4 => copy_quad::<8>(tile.color, at, pitch, q),
-                8 => copy_quad::<16>(tile.color, at, pitch, q),
-                _ => copy_quad::<32>(tile.color, at, pitch, q),
-            }
-            continue;
-        }
         for (lane, &m) in smask.iter().enumerate() {
             if m == 0 {
                 continue;
@@ -795,19 +828,38 @@ fn flush(
     }
 }
 
-/// Copies a quad's encoded samples `q` (its two rows of `ROW` bytes) to
-/// byte `at` of `color` and the row `pitch` bytes below (fixed-size
-/// copies: no call to `memcpy` per quad).
-#[inline(always)]
-fn copy_quad<const ROW: usize>(color: &mut [u8], at: usize, pitch: usize, q: &[u8]) {
-    for (r, src) in q.chunks_exact(ROW).enumerate().take(2) {
-        let start = at + r * pitch;
-        if let (Some(dst), Ok(src)) = (
-            color.get_mut(start..start + ROW),
-            <&[u8; ROW]>::try_from(src),
-        ) {
-            if let Ok(dst) = <&mut [u8; ROW]>::try_from(dst) {
-                *dst = *src;
+/// The writes of a batch into a single-sampled target under
+/// [`BlendMode::Replace`] without depth writes: each quad's encoded
+/// samples (`enc`, `BPP` bytes a lane, lanes 0 and 1 the top row) copied
+/// into `color`, a band of `stride`-pixel rows whose first row is `y0`; a
+/// whole quad as two rows of `ROW = 2 * BPP` bytes, the lanes of a
+/// partial one each on its own (fixed-size copies: no call to `memcpy`).
+fn write_replaced<const BPP: usize, const ROW: usize>(
+    color: &mut [u8],
+    y0: u32,
+    stride: usize,
+    origins: &[(u32, u32)],
+    smasks: &[[u8; 4]],
+    enc: &[u8],
+) {
+    let pitch = stride * BPP;
+    for ((&(x, y), smask), q) in origins.iter().zip(smasks).zip(enc.chunks_exact(4 * BPP)) {
+        let at = (y.wrapping_sub(y0) as usize * stride + x as usize) * BPP;
+        if *smask == [1; 4] {
+            for (r, src) in q.chunks_exact(ROW).enumerate() {
+                copy_fixed::<ROW>(
+                    color
+                        .get_mut(at + r * pitch..at + r * pitch + ROW)
+                        .unwrap_or_default(),
+                    src,
+                );
+            }
+        } else {
+            for (lane, src) in q.chunks_exact(BPP).enumerate() {
+                if smask[lane] != 0 {
+                    let at = at + (lane & 1) * BPP + (lane >> 1) * pitch;
+                    copy_fixed::<BPP>(color.get_mut(at..at + BPP).unwrap_or_default(), src);
+                }
             }
         }
     }

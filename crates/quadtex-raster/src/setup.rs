@@ -92,7 +92,7 @@ pub(crate) struct Plane {
 }
 
 impl Plane {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn at(&self, dx: f32, dy: f32) -> f32 {
         self.v0 + self.dx * dx + self.dy * dy
     }
