@@ -481,14 +481,12 @@ impl FragmentShader for Shader {
             }
             Lookup::Flat => {
                 let n = 4 * batch.len();
-                for (o, &u) in out.r[..n].iter_mut().zip(coords.s) {
-                    *o = u - floor(u);
-                }
-                for (o, &v) in out.g[..n].iter_mut().zip(coords.t) {
-                    *o = v - floor(v);
-                }
-                out.b[..n].fill(0.0);
-                out.a[..n].fill(1.0);
+                quadtex_raster::simd::run(Fract {
+                    s: coords.s,
+                    t: coords.t,
+                    out,
+                    n,
+                });
             }
             Lookup::Shadow => {
                 let mut dref = [0.0f32; 4 * MAX_BATCH_QUADS];
@@ -509,6 +507,31 @@ impl FragmentShader for Shader {
     }
 }
 
+/// The flat workload's planar loop, `vec4(fract(uv), 0, 1)` over `n`
+/// lanes, compiled for the machine's SIMD level.
+struct Fract<'a, 'o> {
+    s: &'a [f32],
+    t: &'a [f32],
+    out: &'a mut PlanarOut<'o>,
+    n: usize,
+}
+
+impl quadtex_raster::simd::Wide for Fract<'_, '_> {
+    type Out = ();
+    #[inline(always)]
+    fn run(self) {
+        let n = self.n;
+        for (o, &u) in self.out.r[..n].iter_mut().zip(self.s) {
+            *o = u - floor(u);
+        }
+        for (o, &v) in self.out.g[..n].iter_mut().zip(self.t) {
+            *o = v - floor(v);
+        }
+        self.out.b[..n].fill(0.0);
+        self.out.a[..n].fill(1.0);
+    }
+}
+
 /// `x.floor()`, bit for bit (every finite value, -0, the infinities and
 /// NaN), in float operations that stay in SIMD registers on any x86-64
 /// (the baseline has no rounding instruction, so `f32::floor` is a
@@ -517,7 +540,7 @@ impl FragmentShader for Shader {
 /// (with `x`'s sign) rounds to the nearest whole number, one is taken
 /// where that went up, and a zero keeps `x`'s sign; larger magnitudes,
 /// infinities and NaN are their own floor.
-#[inline]
+#[inline(always)]
 fn floor(x: f32) -> f32 {
     const TWO_23: f32 = 8_388_608.0;
     let c = TWO_23.copysign(x);

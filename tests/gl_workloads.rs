@@ -93,6 +93,39 @@ fn clip_space_vertices_draw_what_the_same_positions_through_a_matrix_draw() {
     assert!(a.iter().all(|p| p[3] == 1.0));
 }
 
+/// The flat workload's batched shader (its loop compiled for the
+/// machine's SIMD level) gives the per-quad `fract` frame, byte for byte,
+/// into an RGBA32F target (no rounding to hide a difference).
+#[test]
+fn batched_flat_gives_the_per_quad_frame() {
+    let t = textures();
+    let mut batched = gl_workloads::frame(&variant("no_texture"), &t);
+    batched.color_format = ColorFormat::Rgba32Float;
+    let per_quad = shader_fn(
+        Vec::new(),
+        |q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]| {
+            let (u, v) = (q.attr(0), q.attr(1));
+            for l in 0..4 {
+                out[l] = [u[l] - u[l].floor(), v[l] - v[l].floor(), 0.0, 1.0];
+            }
+        },
+    );
+    let mut f = Frame::new(gl_workloads::WIDTH, gl_workloads::HEIGHT);
+    f.clear_color = [0.0; 4];
+    f.draw(
+        DrawCall::new(Arc::new(Mapping::Minify.mesh()), Mat4::IDENTITY, per_quad)
+            .with_state(DrawState::OVERLAY),
+    );
+    let r = Renderer::new(2).unwrap();
+    let a = r.render(&batched).unwrap();
+    let b = r.render(&f).unwrap();
+    assert_eq!(a.color.format(), ColorFormat::Rgba32Float);
+    assert!(a.color.bytes() == b.color.bytes(), "the frames differ");
+    // The fractions vary over the frame.
+    let px = a.color.pixel(10, 1000).unwrap();
+    assert!(a.color.values().iter().any(|p| p[0] != px[0]));
+}
+
 #[test]
 fn batched_gather_gives_the_per_quad_gathers_frame() {
     let t = textures();

@@ -86,7 +86,7 @@ pub mod render;
 pub mod scene;
 mod setup;
 pub mod shader;
-mod simd;
+pub mod simd;
 pub mod stats;
 pub mod target;
 

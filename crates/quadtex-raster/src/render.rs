@@ -593,7 +593,7 @@ fn render_tile(
                     let mut k = 0;
                     while k < BLOCK_QUADS {
                         let take = (BATCH - pending.len()).min(BLOCK_QUADS - k);
-                        batch.push_block(bx, by, BLOCK, k..k + take);
+                        batch.push_block::<BLOCK>(bx, by, k..k + take);
                         pending.extend(std::iter::repeat_n([full_mask; 4], take));
                         k += take;
                         if pending.len() == BATCH {

@@ -189,9 +189,15 @@ impl QuadBatch {
     }
 
     /// Appends quads `range` (row after row, [`Self::push`]'s order) of
-    /// the `side x side`-pixel block at `(x, y)`, all four lanes active.
-    pub(crate) fn push_block(&mut self, x: u32, y: u32, side: u32, range: std::ops::Range<usize>) {
-        let per_row = (side / 2) as usize;
+    /// the `SIDE x SIDE`-pixel block at `(x, y)`, all four lanes active.
+    #[inline]
+    pub(crate) fn push_block<const SIDE: u32>(
+        &mut self,
+        x: u32,
+        y: u32,
+        range: std::ops::Range<usize>,
+    ) {
+        let per_row = (SIDE / 2) as usize;
         debug_assert!(self.origin.len() + range.len() <= MAX_BATCH_QUADS);
         let n = range.len();
         self.origin

@@ -1,8 +1,10 @@
-//! The crate's one `unsafe` module: the rasterizer's own loops (attribute
-//! interpolation, the 8-bit colour encode) compiled again for AVX2 and
-//! AVX-512 and chosen when the program runs ([`run_at`]; the callers pass
-//! the level the sampler runs at, [`quadtex_sampler::cpu::simd_level`],
-//! which `QUADTEX_SIMD` lowers). The crate builds for baseline x86-64, where those loops run
+//! Loops compiled for the machine's SIMD level, chosen when the program
+//! runs (the crate's one `unsafe` module): the rasterizer's own loops
+//! (attribute interpolation, the 8-bit colour encode) run through
+//! [`run_at`] at the level the sampler runs at
+//! ([`quadtex_sampler::cpu::simd_level`], which `QUADTEX_SIMD` lowers),
+//! and so can a planar shader's loops ([`run`]): implement [`Wide`] with
+//! the loop in an `#[inline(always)]` `run`. The crate builds for baseline x86-64, where those loops run
 //! four lanes wide; compiled for a wider level the same loops take 8 or
 //! 16 lanes an instruction. The operations are the same IEEE operations
 //! at every level (Rust never contracts a multiply and an add into an
@@ -18,10 +20,35 @@
 
 use quadtex_sampler::cpu::SimdLevel;
 
-/// A loop compiled once per SIMD level: [`run`] calls [`Wide::run`] from a
-/// function built for the level's target features. Everything `run`
-/// calls must be `#[inline(always)]` to be compiled with them.
-pub(crate) trait Wide {
+/// A loop compiled once per SIMD level: [`run_at`] calls [`Wide::run`]
+/// from a function built for the level's target features. `run` and
+/// everything it calls must be `#[inline(always)]` to be compiled with
+/// them (what is not inlined runs at the build's own level, which is
+/// still correct).
+///
+/// ```
+/// use quadtex_raster::simd::{run, Wide};
+///
+/// /// `dst[i] = src[i] * 2 + 1`, 16 lanes an instruction on AVX-512.
+/// struct Scale<'a> {
+///     src: &'a [f32],
+///     dst: &'a mut [f32],
+/// }
+/// impl Wide for Scale<'_> {
+///     type Out = ();
+///     #[inline(always)]
+///     fn run(self) {
+///         for (d, &s) in self.dst.iter_mut().zip(self.src) {
+///             *d = s * 2.0 + 1.0;
+///         }
+///     }
+/// }
+/// let src = [1.0f32, 2.0, 3.0];
+/// let mut dst = [0.0f32; 3];
+/// run(Scale { src: &src, dst: &mut dst });
+/// assert_eq!(dst, [3.0, 5.0, 7.0]);
+/// ```
+pub trait Wide {
     /// The result.
     type Out;
     /// The loop.
@@ -29,9 +56,11 @@ pub(crate) trait Wide {
 }
 
 /// Runs `k` at `level` when this CPU has it, else at the best level below
-/// that it has (so a level forced too high cannot fault).
+/// that it has (so a level forced too high cannot fault). Every level
+/// gives the same results for loops of IEEE operations (Rust never fuses
+/// a multiply and an add on its own).
 #[inline]
-pub(crate) fn run_at<K: Wide>(level: SimdLevel, k: K) -> K::Out {
+pub fn run_at<K: Wide>(level: SimdLevel, k: K) -> K::Out {
     #[cfg(target_arch = "x86_64")]
     {
         let best = detected();
@@ -50,6 +79,14 @@ pub(crate) fn run_at<K: Wide>(level: SimdLevel, k: K) -> K::Out {
     }
     let _ = level;
     k.run()
+}
+
+/// [`run_at`] at the level the sampler runs at
+/// ([`quadtex_sampler::cpu::simd_level`]: the best this CPU has, lowered
+/// by `QUADTEX_SIMD`).
+#[inline]
+pub fn run<K: Wide>(k: K) -> K::Out {
+    run_at(quadtex_sampler::cpu::simd_level(), k)
 }
 
 /// [`SimdLevel::detect`], once.
