@@ -8,8 +8,8 @@ use std::sync::Arc;
 use glam::{Mat4, Vec3};
 use quadtex::gl_workloads::{self, Mapping, Textures};
 use quadtex::raster::{
-    shader_fn, texels_f32, ColorFormat, DrawCall, DrawState, Frame, Mesh, QuadCtx, Renderer,
-    TextureBinding,
+    shader_fn, texels_f32, ColorFormat, DrawCall, DrawState, FragmentShader, Frame, Mesh, QuadCtx,
+    Rendered, Renderer, TextureBinding,
 };
 use quadtex::sampler::{AddressMode, Filter, GatherArgs, MipmapMode, Profile, SamplerHeader};
 
@@ -93,6 +93,23 @@ fn clip_space_vertices_draw_what_the_same_positions_through_a_matrix_draw() {
     assert!(a.iter().all(|p| p[3] == 1.0));
 }
 
+/// `batched` rendered, and the frame of the same minify quad in the same
+/// target format drawn with `per_quad` instead, on two threads.
+fn batched_and_per_quad(
+    batched: &Frame,
+    per_quad: Arc<dyn FragmentShader>,
+) -> (Rendered, Rendered) {
+    let mut f = Frame::new(gl_workloads::WIDTH, gl_workloads::HEIGHT)
+        .with_color_format(batched.color_format);
+    f.clear_color = [0.0; 4];
+    f.draw(
+        DrawCall::new(Arc::new(Mapping::Minify.mesh()), Mat4::IDENTITY, per_quad)
+            .with_state(DrawState::OVERLAY),
+    );
+    let r = Renderer::new(2).unwrap();
+    (r.render(batched).unwrap(), r.render(&f).unwrap())
+}
+
 /// The flat workload's batched shader (its loop compiled for the
 /// machine's SIMD level) gives the per-quad `fract` frame, byte for byte,
 /// into an RGBA32F target (no rounding to hide a difference).
@@ -110,15 +127,7 @@ fn batched_flat_gives_the_per_quad_frame() {
             }
         },
     );
-    let mut f = Frame::new(gl_workloads::WIDTH, gl_workloads::HEIGHT);
-    f.clear_color = [0.0; 4];
-    f.draw(
-        DrawCall::new(Arc::new(Mapping::Minify.mesh()), Mat4::IDENTITY, per_quad)
-            .with_state(DrawState::OVERLAY),
-    );
-    let r = Renderer::new(2).unwrap();
-    let a = r.render(&batched).unwrap();
-    let b = r.render(&f).unwrap();
+    let (a, b) = batched_and_per_quad(&batched, per_quad);
     assert_eq!(a.color.format(), ColorFormat::Rgba32Float);
     assert!(a.color.bytes() == b.color.bytes(), "the frames differ");
     // The fractions vary over the frame.
@@ -144,16 +153,7 @@ fn batched_gather_gives_the_per_quad_gathers_frame() {
             *out = texels_f32(&q.gather(0, &GatherArgs::default(), c));
         },
     );
-    let mut f = Frame::new(gl_workloads::WIDTH, gl_workloads::HEIGHT)
-        .with_color_format(ColorFormat::Rgba8Unorm);
-    f.clear_color = [0.0; 4];
-    f.draw(
-        DrawCall::new(Arc::new(Mapping::Minify.mesh()), Mat4::IDENTITY, per_quad)
-            .with_state(DrawState::OVERLAY),
-    );
-    let r = Renderer::new(2).unwrap();
-    let a = r.render(&batched).unwrap();
-    let b = r.render(&f).unwrap();
+    let (a, b) = batched_and_per_quad(&batched, per_quad);
     assert_eq!(a.color.format(), ColorFormat::Rgba8Unorm);
     assert_eq!(a.color.bytes(), b.color.bytes());
     assert_eq!(a.stats.tex.gather, b.stats.tex.gather);

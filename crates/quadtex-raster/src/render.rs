@@ -567,6 +567,28 @@ fn render_tile(
         // with every edge non-negative everywhere (and no depth test)
         // takes its quads without testing them, the rest are tested quad
         // by quad. The quads and masks are those of a plain quad loop.
+        // Shades and writes the pending quads, and empties the batch.
+        macro_rules! flush_batch {
+            () => {{
+                flush(
+                    frame,
+                    draw,
+                    tri,
+                    q,
+                    &mut batch,
+                    &pending,
+                    &depths,
+                    &mut outs,
+                    &mut enc,
+                    tile,
+                    ns,
+                    write_depth,
+                );
+                batch.reset(tri.attrs.len(), tri.front);
+                pending.clear();
+                depths.clear();
+            }};
+        }
         // This triangle's quads and active lanes (the tile's statistics
         // are updated once, after its last quad).
         let (mut quads, mut active_lanes) = (0u64, 0u64);
@@ -597,23 +619,7 @@ fn render_tile(
                         pending.extend(std::iter::repeat_n([full_mask; 4], take));
                         k += take;
                         if pending.len() == BATCH {
-                            flush(
-                                frame,
-                                draw,
-                                tri,
-                                q,
-                                &mut batch,
-                                &pending,
-                                &depths,
-                                &mut outs,
-                                &mut enc,
-                                tile,
-                                ns,
-                                write_depth,
-                            );
-                            batch.reset(tri.attrs.len(), tri.front);
-                            pending.clear();
-                            depths.clear();
+                            flush_batch!();
                         }
                     }
                     quads += BLOCK_QUADS as u64;
@@ -685,42 +691,13 @@ fn render_tile(
                         quads += 1;
                         active_lanes += u64::from(LANES_SET[active as usize]);
                         if pending.len() == BATCH {
-                            flush(
-                                frame,
-                                draw,
-                                tri,
-                                q,
-                                &mut batch,
-                                &pending,
-                                &depths,
-                                &mut outs,
-                                &mut enc,
-                                tile,
-                                ns,
-                                write_depth,
-                            );
-                            batch.reset(tri.attrs.len(), tri.front);
-                            pending.clear();
-                            depths.clear();
+                            flush_batch!();
                         }
                     }
                 }
             }
         }
-        flush(
-            frame,
-            draw,
-            tri,
-            q,
-            &mut batch,
-            &pending,
-            &depths,
-            &mut outs,
-            &mut enc,
-            tile,
-            ns,
-            write_depth,
-        );
+        flush_batch!();
         tile.stats.quads += quads;
         tile.stats.active_lanes += active_lanes;
         tile.stats.helper_lanes += 4 * quads - active_lanes;
