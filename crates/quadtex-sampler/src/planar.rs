@@ -1447,10 +1447,23 @@ fn filter_level_int<L: Lanes>(
     linear: L::M,
     (s, t): (L::F, L::F),
 ) -> Option<[L::F; 4]> {
-    let Taps { xs, ys, wts, .. } = level_taps(l, p, lv, linear, (s, t))?;
+    let k = l.f(256.0);
+    // The taps' block indices and the weights of the second column and
+    // of both rows, in 256ths.
+    let IntTaps { xs, ys, wx1, wy } = match int_taps(l, p, lv, linear, (s, t)) {
+        Some(taps) => taps,
+        None => {
+            let Taps { xs, ys, wts, .. } = level_taps(l, p, lv, linear, (s, t))?;
+            IntTaps {
+                xs,
+                ys,
+                wx1: (wts[0][1] * k).to_i32(),
+                wy: [wts[1][0] * k, wts[1][1] * k],
+            }
+        }
+    };
     // Memory order (`Plan::out_swizzle` swaps BGRA back).
     let sh = [0, 8, 16, 24];
-    let k = l.f(256.0);
     if p.nearest {
         let words = l.words(p.bytes, lv.offset + (xs[0] + ys[0]).shl(2));
         return Some([
@@ -1467,10 +1480,8 @@ fn filter_level_int<L: Lanes>(
     // wy0 * H0 + wy1 * H1`: integers below 2^24, exact. `S` is the
     // reference's sum of `(wx * wy) * c` over the footprint (integer
     // arithmetic is distributive).
-    let wx1 = (wts[0][1] * k).to_i32();
     let wx0 = l.i(256) - wx1;
     let (px0, px1) = (wx0 | wx0.shl(16), wx1 | wx1.shl(16));
-    let wy = [wts[1][0] * k, wts[1][1] * k];
     let (even, low) = (l.i(0x00ff_00ff), l.i(0xffff));
     let mut sum = [l.f(0.0); 4];
     for (ky, &y) in ys.iter().enumerate() {
@@ -1489,6 +1500,73 @@ fn filter_level_int<L: Lanes>(
         *v = (*v * scale + half).floor();
     }
     Some(sum)
+}
+
+/// [`level_taps`] for integer filtering with 8 truncated fraction bits,
+/// in fixed point: `X = floor(x * 256)` (exact: a power-of-two scale,
+/// then `floor`) is `256 floor(x) + floor(256 frac(x))`, so `X >> 8` is
+/// the first tap's index and `X & 255` the quantized fraction in 256ths,
+/// the reference's values without a second `floor` and the weights'
+/// conversions. The taps' block indices, the second column's weight
+/// (`i32`) and the rows' weights (f32), or `None` where the fixed-point
+/// form does not apply (other fraction rules, or a lane with `|x| >=
+/// 2^23`, NaN included): [`level_taps`] then.
+#[inline(always)]
+fn int_taps<L: Lanes>(
+    l: L,
+    p: &Plan<'_>,
+    lv: &LevelLanes<L>,
+    linear: L::M,
+    (s, t): (L::F, L::F),
+) -> Option<IntTaps<L>> {
+    if p.weight_frac != Some(256.0) || p.frac_round != FracRound::Truncate || p.nearest {
+        return None;
+    }
+    let lin = linear.to_i32();
+    let mut idx = [[l.i(0); 2]; 2];
+    let mut frac = [l.i(0); 2];
+    let axes = [(s, lv.wf, lv.w), (t, lv.hf, lv.h)];
+    for (k, (st, size_f, size)) in axes.into_iter().enumerate() {
+        let u = st * size_f + l.f(p.offset[k]);
+        let x = linear.select(u - l.f(0.5), u) * l.f(256.0);
+        if !x.abs().lt(l.f(2_147_483_648.0)).all() {
+            return None;
+        }
+        let fixed = x.floor().to_i32();
+        let i0 = fixed.shr(8);
+        // `lin` is -1 on linear lanes: their second index is one on, and
+        // only they weigh a fraction.
+        frac[k] = fixed & l.i(255) & lin;
+        idx[k] = [
+            wrap_index(l, p, k, i0, size),
+            wrap_index(l, p, k, i0 - lin, size),
+        ];
+    }
+    let xs = [
+        column_blocks(l, p, idx[0][0]),
+        column_blocks(l, p, idx[0][1]),
+    ];
+    let ys = [
+        row_blocks(l, p, lv, idx[1][0]),
+        row_blocks(l, p, lv, idx[1][1]),
+    ];
+    let wy1 = frac[1].to_f32();
+    Some(IntTaps {
+        xs,
+        ys,
+        wx1: frac[0],
+        wy: [l.f(256.0) - wy1, wy1],
+    })
+}
+
+/// [`int_taps`]' footprint: the block-index shares of the two columns
+/// and rows, the second column's weight and both rows' weights, in
+/// 256ths.
+struct IntTaps<L: Lanes> {
+    xs: [L::I; 2],
+    ys: [L::I; 2],
+    wx1: L::I,
+    wy: [L::F; 2],
 }
 
 /// The 8-bit code at bit `shift` of every lane's texel word, as f32.
