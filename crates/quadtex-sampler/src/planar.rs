@@ -582,22 +582,16 @@ impl<'a> Plan<'a> {
         first: usize,
         quads: usize,
     ) -> usize {
-        arch::run_at(
-            level,
-            Groups {
-                plan: self,
-                coords,
-                out,
-                first,
-                quads,
-            },
-        )
+        run_groups(self, level, coords, out, first, quads)
     }
 }
 
 /// A planar kernel over whole groups of `N` quads: the texel kind it is
 /// compiled for, and one group (`false`: handed back).
 trait GroupKernel {
+    /// Whether the kernel filters 8-bit codes in integers
+    /// ([`TexelKind::Rgba8Int`]) differently from [`TexelKind::Rgba8`].
+    const INT_FILTER: bool;
     fn texel(&self) -> TexelKind;
     fn group<L: Lanes, const K: u8>(
         &self,
@@ -609,6 +603,8 @@ trait GroupKernel {
 }
 
 impl GroupKernel for Plan<'_> {
+    const INT_FILTER: bool = true;
+
     #[inline(always)]
     fn texel(&self) -> TexelKind {
         self.texel
@@ -626,9 +622,47 @@ impl GroupKernel for Plan<'_> {
     }
 }
 
-/// [`Plan::run`]'s and [`GatherPlan::run`]'s work as a [`LaneKernel`]:
-/// groups from quad `first` on while `quads` holds them.
-struct Groups<'p, 'c, 'd, 'o, 'e, G> {
+/// [`Plan::run`]'s and [`GatherPlan::run`]'s work: the groups through the
+/// kernel compiled for `plan`'s texel kind at `level`. Each kind is its
+/// own [`LaneKernel`] (so its own function per level): one function
+/// holding every kind's kernel took the compiler minutes on one core.
+fn run_groups<G: GroupKernel>(
+    plan: &G,
+    level: SimdLevel,
+    coords: &QuadCoords<'_>,
+    out: &mut PlanarOut<'_>,
+    first: usize,
+    quads: usize,
+) -> usize {
+    macro_rules! kind {
+        ($k:expr) => {
+            arch::run_at(
+                level,
+                Groups::<G, { $k }> {
+                    plan,
+                    coords,
+                    out,
+                    first,
+                    quads,
+                },
+            )
+        };
+    }
+    match plan.texel() {
+        TexelKind::Rgba8 => kind!(RGBA8),
+        // (Only sampling filters in integers: no gather kernel for it.)
+        TexelKind::Rgba8Int if G::INT_FILTER => kind!(RGBA8_INT),
+        TexelKind::Rgba8Int => kind!(RGBA8),
+        TexelKind::Depth32 => kind!(DEPTH32),
+        TexelKind::DepthUnorm => kind!(DEPTH_UNORM),
+        TexelKind::R32f => kind!(R32F),
+        TexelKind::Rgba16f => kind!(RGBA16F),
+    }
+}
+
+/// The groups of one call from quad `first` on while `quads` holds them,
+/// through the kernel for texel kind `K`, as a [`LaneKernel`].
+struct Groups<'p, 'c, 'd, 'o, 'e, G, const K: u8> {
     plan: &'p G,
     coords: &'c QuadCoords<'d>,
     out: &'o mut PlanarOut<'e>,
@@ -636,10 +670,11 @@ struct Groups<'p, 'c, 'd, 'o, 'e, G> {
     quads: usize,
 }
 
-impl<G: GroupKernel> Groups<'_, '_, '_, '_, '_, G> {
-    /// The groups through the kernel for texel kind `K`.
+impl<G: GroupKernel, const K: u8> LaneKernel for Groups<'_, '_, '_, '_, '_, G, K> {
+    type Out = usize;
+
     #[inline(always)]
-    fn groups<L: Lanes, const K: u8>(self, l: L) -> usize {
+    fn run<L: Lanes>(self, l: L) -> usize {
         let mut q = self.first;
         while q + L::N <= self.quads {
             if !self.plan.group::<L, K>(l, self.coords, self.out, q) {
@@ -648,22 +683,6 @@ impl<G: GroupKernel> Groups<'_, '_, '_, '_, '_, G> {
             q += L::N;
         }
         q - self.first
-    }
-}
-
-impl<G: GroupKernel> LaneKernel for Groups<'_, '_, '_, '_, '_, G> {
-    type Out = usize;
-
-    #[inline(always)]
-    fn run<L: Lanes>(self, l: L) -> usize {
-        match self.plan.texel() {
-            TexelKind::Rgba8 => self.groups::<L, RGBA8>(l),
-            TexelKind::Rgba8Int => self.groups::<L, RGBA8_INT>(l),
-            TexelKind::Depth32 => self.groups::<L, DEPTH32>(l),
-            TexelKind::DepthUnorm => self.groups::<L, DEPTH_UNORM>(l),
-            TexelKind::R32f => self.groups::<L, R32F>(l),
-            TexelKind::Rgba16f => self.groups::<L, RGBA16F>(l),
-        }
     }
 }
 
@@ -2205,20 +2224,13 @@ impl<'a> GatherPlan<'a> {
         first: usize,
         quads: usize,
     ) -> usize {
-        arch::run_at(
-            level,
-            Groups {
-                plan: self,
-                coords,
-                out,
-                first,
-                quads,
-            },
-        )
+        run_groups(self, level, coords, out, first, quads)
     }
 }
 
 impl GroupKernel for GatherPlan<'_> {
+    const INT_FILTER: bool = false;
+
     #[inline(always)]
     fn texel(&self) -> TexelKind {
         // Gathers filter nothing: integer filtering changes no read.
