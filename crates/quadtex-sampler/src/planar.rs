@@ -271,6 +271,9 @@ pub(crate) struct Plan<'a> {
     min_lod_clamp: f32,
     lod_frac: Option<f32>,
     weight_frac: Option<f32>,
+    /// Integer filtering's footprint in fixed point applies ([`int_taps`]):
+    /// 8 truncated fraction bits, and not both filters nearest.
+    int_fixed: bool,
     frac_round: FracRound,
     offset: [f32; 2],
     /// The view's swizzle (gathers pick their channel through it).
@@ -508,6 +511,7 @@ impl<'a> Plan<'a> {
             };
         }
         let q = view.level_count.saturating_sub(1);
+        let nearest = smp.mag_filter == Filter::Nearest && smp.min_filter == Filter::Nearest;
         Ok(Plan {
             bytes: tex.bytes(),
             levels,
@@ -536,7 +540,7 @@ impl<'a> Plan<'a> {
             border,
             mag_linear: smp.mag_filter == Filter::Linear,
             min_linear: smp.min_filter == Filter::Linear,
-            nearest: smp.mag_filter == Filter::Nearest && smp.min_filter == Filter::Nearest,
+            nearest,
             mipmap: smp.mipmap_mode,
             mip_nearest: p.mip_nearest,
             base_wf: ctx.base[0] as f32,
@@ -555,6 +559,9 @@ impl<'a> Plan<'a> {
             min_lod_clamp: view.min_lod_clamp,
             lod_frac: p.lod_frac_bits.map(frac_scale),
             weight_frac: p.weight_frac_bits.map(frac_scale),
+            int_fixed: p.weight_frac_bits == Some(8)
+                && p.frac_round == FracRound::Truncate
+                && !nearest,
             frac_round: p.frac_round,
             // Cubes take no texel offset.
             offset: if cube {
@@ -1502,15 +1509,27 @@ fn filter_level_int<L: Lanes>(
     let wx0 = l.i(256) - wx1;
     let (px0, px1) = (wx0 | wx0.shl(16), wx1 | wx1.shl(16));
     let (even, low) = (l.i(0x00ff_00ff), l.i(0xffff));
+    // Both rows' reads first, then their sums; the first row's products
+    // start the sums (no `0 + x`, which the compiler must keep: it turns
+    // -0 into +0).
+    let rows = [
+        (
+            l.words(p.bytes, lv.offset + (xs[0] + ys[0]).shl(2)),
+            l.words(p.bytes, lv.offset + (xs[1] + ys[0]).shl(2)),
+        ),
+        (
+            l.words(p.bytes, lv.offset + (xs[0] + ys[1]).shl(2)),
+            l.words(p.bytes, lv.offset + (xs[1] + ys[1]).shl(2)),
+        ),
+    ];
     let mut sum = [l.f(0.0); 4];
-    for (ky, &y) in ys.iter().enumerate() {
-        let w0 = l.words(p.bytes, lv.offset + (xs[0] + y).shl(2));
-        let w1 = l.words(p.bytes, lv.offset + (xs[1] + y).shl(2));
+    for (ky, (w0, w1)) in rows.into_iter().enumerate() {
         let rb = (w0 & even).mul_lo16(px0) + (w1 & even).mul_lo16(px1);
         let ga = (w0.shr(8) & even).mul_lo16(px0) + (w1.shr(8) & even).mul_lo16(px1);
         let h = [rb & low, ga & low, rb.shr(16) & low, ga.shr(16) & low];
         for (acc, h) in sum.iter_mut().zip(h) {
-            *acc = *acc + wy[ky] * h.to_f32();
+            let v = wy[ky] * h.to_f32();
+            *acc = if ky == 0 { v } else { *acc + v };
         }
     }
     // `(sum + 128) >> 8`: the sum over 256 is exact, so is adding 1/2.
@@ -1538,7 +1557,7 @@ fn int_taps<L: Lanes>(
     linear: L::M,
     (s, t): (L::F, L::F),
 ) -> Option<IntTaps<L>> {
-    if p.weight_frac != Some(256.0) || p.frac_round != FracRound::Truncate || p.nearest {
+    if !p.int_fixed {
         return None;
     }
     let lin = linear.to_i32();
@@ -1994,13 +2013,14 @@ fn pixels<L: Lanes, const K: u8>(
         l.store(l.f(1.0), a);
         return true;
     }
+    if p.identity {
+        for (v, plane) in acc.into_iter().zip(planes) {
+            l.store(v, plane);
+        }
+        return true;
+    }
     for (c, plane) in planes.into_iter().enumerate() {
-        let sw = if p.identity {
-            Swizzle::IDENTITY[c]
-        } else {
-            p.out_swizzle[c]
-        };
-        let v = match sw {
+        let v = match p.out_swizzle[c] {
             Swizzle::R => acc[0],
             Swizzle::G => acc[1],
             Swizzle::B => acc[2],
