@@ -49,6 +49,8 @@ pub use profile::Profile;
 pub use quad::{Lod, Quad, QuadResult, SampleArgs};
 use quadtex_format::TextureKind;
 
+use planar::GroupKernel;
+
 /// `tex` through a handle: resolves the header and sampler and samples the
 /// quad; an invalid handle gives zeros in every running lane (seed 000).
 pub fn sample_handle(

@@ -132,7 +132,7 @@ enum Wrap {
 /// parameter: one compiled kernel per kind).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
-enum TexelKind {
+pub(crate) enum TexelKind {
     /// 8-bit RGBA or BGRA, UNORM or sRGB.
     Rgba8,
     /// 8-bit RGBA or BGRA UNORM filtered in integer arithmetic
@@ -575,31 +575,19 @@ impl<'a> Plan<'a> {
             border_raw,
         })
     }
-
-    /// Samples whole groups of quads from quad `first` on, as many as
-    /// `level` takes per group, for as long as `coords` and `out` hold
-    /// them. Returns the quads done; a group the kernel hands back ends
-    /// the call there (the caller takes that group another way and calls
-    /// again after it).
-    pub(crate) fn run(
-        &self,
-        level: SimdLevel,
-        coords: &QuadCoords<'_>,
-        out: &mut PlanarOut<'_>,
-        first: usize,
-        quads: usize,
-    ) -> usize {
-        run_groups(self, level, coords, out, first, quads)
-    }
 }
 
-/// A planar kernel over whole groups of `N` quads: the texel kind it is
-/// compiled for, and one group (`false`: handed back).
-trait GroupKernel {
+/// A planar kernel over whole groups of `N` quads ([`Plan`] samples,
+/// [`GatherPlan`] gathers): the texel kind it is compiled for, one group
+/// (`false`: handed back), and the run over a call's groups.
+pub(crate) trait GroupKernel: Sized {
     /// Whether the kernel filters 8-bit codes in integers
-    /// ([`TexelKind::Rgba8Int`]) differently from [`TexelKind::Rgba8`].
+    /// ([`TexelKind::Rgba8Int`]) differently from [`TexelKind::Rgba8`]
+    /// (gathers filter nothing: they read those texels as `Rgba8`).
     const INT_FILTER: bool;
+    /// How the kernel reads texels.
     fn texel(&self) -> TexelKind;
+    /// Quads `q..q + N`, written to `out` at `4q..`.
     fn group<L: Lanes, const K: u8>(
         &self,
         l: L,
@@ -607,6 +595,48 @@ trait GroupKernel {
         out: &mut PlanarOut<'_>,
         q: usize,
     ) -> bool;
+
+    /// Whole groups of quads from quad `first` on, as many as `level`
+    /// takes per group, for as long as `quads` holds them: lane `l` of
+    /// quad `q` at `4q + l` of `coords`' and `out`'s planes. Returns the
+    /// quads done; a group the kernel hands back ends the call there (the
+    /// caller takes that group another way and calls again after it).
+    ///
+    /// Each texel kind is its own [`LaneKernel`], so its own compiled
+    /// function per level: one function holding every kind's kernel took
+    /// the compiler minutes on one core.
+    fn run(
+        &self,
+        level: SimdLevel,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+        first: usize,
+        quads: usize,
+    ) -> usize {
+        macro_rules! kind {
+            ($k:expr) => {
+                arch::run_at(
+                    level,
+                    Groups::<Self, { $k }> {
+                        plan: self,
+                        coords,
+                        out,
+                        first,
+                        quads,
+                    },
+                )
+            };
+        }
+        match self.texel() {
+            TexelKind::Rgba8 => kind!(RGBA8),
+            TexelKind::Rgba8Int if Self::INT_FILTER => kind!(RGBA8_INT),
+            TexelKind::Rgba8Int => kind!(RGBA8),
+            TexelKind::Depth32 => kind!(DEPTH32),
+            TexelKind::DepthUnorm => kind!(DEPTH_UNORM),
+            TexelKind::R32f => kind!(R32F),
+            TexelKind::Rgba16f => kind!(RGBA16F),
+        }
+    }
 }
 
 impl GroupKernel for Plan<'_> {
@@ -626,44 +656,6 @@ impl GroupKernel for Plan<'_> {
         q: usize,
     ) -> bool {
         group::<L, K>(l, self, coords, out, q)
-    }
-}
-
-/// [`Plan::run`]'s and [`GatherPlan::run`]'s work: the groups through the
-/// kernel compiled for `plan`'s texel kind at `level`. Each kind is its
-/// own [`LaneKernel`] (so its own function per level): one function
-/// holding every kind's kernel took the compiler minutes on one core.
-fn run_groups<G: GroupKernel>(
-    plan: &G,
-    level: SimdLevel,
-    coords: &QuadCoords<'_>,
-    out: &mut PlanarOut<'_>,
-    first: usize,
-    quads: usize,
-) -> usize {
-    macro_rules! kind {
-        ($k:expr) => {
-            arch::run_at(
-                level,
-                Groups::<G, { $k }> {
-                    plan,
-                    coords,
-                    out,
-                    first,
-                    quads,
-                },
-            )
-        };
-    }
-    match plan.texel() {
-        TexelKind::Rgba8 => kind!(RGBA8),
-        // (Only sampling filters in integers: no gather kernel for it.)
-        TexelKind::Rgba8Int if G::INT_FILTER => kind!(RGBA8_INT),
-        TexelKind::Rgba8Int => kind!(RGBA8),
-        TexelKind::Depth32 => kind!(DEPTH32),
-        TexelKind::DepthUnorm => kind!(DEPTH_UNORM),
-        TexelKind::R32f => kind!(R32F),
-        TexelKind::Rgba16f => kind!(RGBA16F),
     }
 }
 
@@ -2232,20 +2224,6 @@ impl<'a> GatherPlan<'a> {
             ptp,
         })
     }
-
-    /// Gathers whole groups of quads from quad `first` on, as
-    /// [`Plan::run`] samples them: result `k` of lane `l` of quad `q` in
-    /// plane `k` (`r`, `g`, `b`, `a`) at `4q + l`.
-    pub(crate) fn run(
-        &self,
-        level: SimdLevel,
-        coords: &QuadCoords<'_>,
-        out: &mut PlanarOut<'_>,
-        first: usize,
-        quads: usize,
-    ) -> usize {
-        run_groups(self, level, coords, out, first, quads)
-    }
 }
 
 impl GroupKernel for GatherPlan<'_> {
@@ -2253,11 +2231,7 @@ impl GroupKernel for GatherPlan<'_> {
 
     #[inline(always)]
     fn texel(&self) -> TexelKind {
-        // Gathers filter nothing: integer filtering changes no read.
-        match self.plan.texel {
-            TexelKind::Rgba8Int => TexelKind::Rgba8,
-            t => t,
-        }
+        self.plan.texel
     }
 
     #[inline(always)]
