@@ -6,10 +6,11 @@
 //!   says (960x540, 4x MSAA, D24 shadow map, 16x anisotropic ground), the
 //!   whole [`render_scene_with`] path: shadow pass, draws, resolve.
 //! - `fullscreen_trilinear/1920x1080/threads=N`: the llvmpipe comparison of
-//!   DESIGN.md: a full-screen quad, one trilinear `sample` per pixel from a
-//!   mipmapped 1024^2 RGBA8 texture (tiled layout, seeded random texels),
-//!   no MSAA, written to the colour target (`Renderer::render_into`, the
-//!   target reused from frame to frame).
+//!   `docs/architecture.md` ("Performance"): a full-screen quad, one
+//!   trilinear `sample` per pixel from a mipmapped 1024^2 RGBA8 texture
+//!   (tiled layout, seeded random texels), no MSAA, written to the colour
+//!   target (`Renderer::render_into`, the target reused from frame to
+//!   frame).
 //!
 //! Each runs with 1 thread and with every core (`threads=0` is rayon's
 //! default, one per core). Figures depend on the target features of the

@@ -7,8 +7,8 @@
 
 The llvmpipe side is the oracle's `perf_gl.py` (eleven variants: a full-screen
 1920x1080 RGBA8 quad, one texture lookup per fragment).  It is not copied here:
-it is taken from the oracle scripts beside the repository (the `oracle` folder of the `shared` folder beside it),
-or from the directory named by the environment variable QUADTEX_ORACLE.  Its
+it is taken from the llvmpipe oracle scripts in the directory named by the
+environment variable QUADTEX_ORACLE (CI supplies them).  Its
 install section: Mesa's EGL/llvmpipe packages and `pip install -r
 requirements.txt` (numpy, moderngl, glcontext, PyOpenGL).  The quadtex side is
 `quadtex bench gl-workloads`, which renders the same eleven variants.

@@ -4,7 +4,7 @@
 //! crates: [`format`] (what a texture is), [`sampler`] (how it is read) and
 //! [`raster`] (the demo rasterizer and scene files behind `quadtex render`).
 //! [`probe`] is the command's `probe` subcommand as a library: it evaluates
-//! a probe-format case (`probe-format.md`) and returns the RESULT JSON;
+//! a probe case (`docs/probe-format.md`) and returns the RESULT JSON;
 //! [`profile`] is `quadtex profile` (quad throughput of one operation);
 //! [`gl_workloads`] builds the frames of `quadtex bench gl-workloads`.
 

@@ -59,7 +59,7 @@ enum Command {
     /// Whole-frame benchmarks (`bench gl-workloads`).
     #[command(subcommand)]
     Bench(bench::BenchCommand),
-    /// Evaluate a probe case (probe-format.md) and print its RESULT JSON.
+    /// Evaluate a probe case (docs/probe-format.md) and print its RESULT JSON.
     Probe {
         /// The CASE.json file; its texel data are read relative to it.
         case: PathBuf,
@@ -222,7 +222,7 @@ fn clap_one_line(message: &str) -> String {
 
 /// `quadtex probe CASE.json`: RESULT on stdout, or one error line.
 ///
-/// The probe must never panic (probe-format.md). Its inputs are validated
+/// The probe must never panic (docs/probe-format.md). Its inputs are validated
 /// before sampling, and sampling is specified to be infallible; should a
 /// panic still happen, it is caught here and reported as one line, exit 1,
 /// so that a conformance run records it as an internal error.

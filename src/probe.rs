@@ -1,4 +1,4 @@
-//! `quadtex probe CASE.json`: the probe format (`probe-format.md`) read,
+//! `quadtex probe CASE.json`: the probe format (`docs/probe-format.md`) read,
 //! evaluated on the scalar reference sampler, and printed as RESULT JSON.
 //!
 //! What lives here: parsing and validating a case (every bad input is an
@@ -13,7 +13,9 @@
 //! `query::size`) with the Vulkan profile.
 //!
 //! Choices the probe format leaves to the implementation, made to match the
-//! llvmpipe oracle (`shared/oracle/gl_probe.py`) where it has one:
+//! llvmpipe oracle (`gl_probe.py` among the oracle scripts CI supplies at
+//! `$QUADTEX_ORACLE`) where it has one; `docs/probe-format.md`, "What
+//! quadtex adds", lists them too:
 //! - Optional fields and their defaults: `texture.height`, `depth`,
 //!   `layers`, `levels`, `samples` = 1; `view` = `rgba`, base level 0, the
 //!   remaining levels; sampler = nearest filters, `mipmap_mode` `none`,
@@ -647,7 +649,8 @@ fn word(v: i64, field: &str) -> Result<i32> {
 }
 
 /// `op.compare` against `sampler.compare`: both or neither, and no compare
-/// on 3D views (SEMANTICS.md §1 "Restrictions", seed 000 `.DC`).
+/// on 3D views (docs/semantics.md §1 "Restrictions"; the SASS TLD4
+/// reference, `.DC`).
 fn compare_flag(op: &OpJson, view: &TextureHeader, sampler: &SamplerHeader) -> Result<bool> {
     let compare = op.compare.unwrap_or(false);
     match (compare, sampler.compare.is_some()) {
@@ -806,8 +809,9 @@ impl<'a> SamplePlan<'a> {
 // ---------------------------------------------------------------------------
 
 /// `op.offset` as a gather's `[i, j]` or `op.offsets` as its four PTP
-/// pairs, each within -32..31; not both, and none on cubes (seed 000:
-/// "AOFFI is not supported with CubeMap textures", likewise PTP).
+/// pairs, each within -32..31; not both, and none on cubes (the SASS TLD4
+/// reference: "AOFFI is not supported with CubeMap textures", likewise
+/// PTP).
 fn gather_offsets(op: &OpJson, kind: TextureKind) -> Result<GatherOffsets> {
     let pair = |v: &[i64], field: &str| -> Result<[i32; 2]> {
         if v.len() != 2 {

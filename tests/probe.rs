@@ -1,6 +1,6 @@
 //! `quadtex probe` as a conformance harness runs it: a CASE.json and its
 //! texel file in a directory, RESULT JSON on stdout, and exit 2 with one
-//! stderr line for every kind of bad input (probe-format.md).
+//! stderr line for every kind of bad input (docs/probe-format.md).
 
 mod common;
 

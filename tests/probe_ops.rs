@@ -1,8 +1,8 @@
 //! `quadtex probe` on the ops beyond `sample` and `size`: `gather`,
 //! `query_lod` and `fetch`, as a conformance harness runs them
-//! (probe-format.md): RESULT shapes (inactive lanes `null` in `lanes`,
-//! `resident` and `raw`), concrete values from SEMANTICS.md §1, §2 and §4,
-//! and exit 2 with one stderr line for every input the format refuses.
+//! (docs/probe-format.md): RESULT shapes (inactive lanes `null` in `lanes`,
+//! `resident` and `raw`), concrete values from docs/semantics.md §1, §2 and
+//! §4, and exit 2 with one stderr line for every input the format refuses.
 
 mod common;
 

@@ -1,5 +1,5 @@
 //! The `quadtex probe` harness both probe test files use: a case directory
-//! per run, the probe binary on it, and the checks of probe-format.md for a
+//! per run, the probe binary on it, and the checks of docs/probe-format.md for a
 //! RESULT (exit 0, empty stderr, JSON) or a rejection (exit 2, one stderr
 //! line starting `quadtex: `, no stdout, no panic).
 #![allow(dead_code, reason = "each test binary uses a different subset")]

@@ -1,9 +1,10 @@
 //! Texture descriptions: kind, format and extent, validated.
 //!
-//! Level extents follow seed 003 ("Mipmaps"): `numLODs = 1 + floor(log2(max(w,
-//! h, d)))` and each level is `max(1, floor(dim / 2^i))` per axis. Cubes are
-//! square with six faces (+X, -X, +Y, -Y, +Z, -Z); cube arrays hold `6n`
-//! layers; multisample kinds have 1, 2, 4, 8 or 16 samples and one level.
+//! Level extents follow PTX ISA 9.7.10.2 ("Mipmaps"; docs/semantics.md §9):
+//! `numLODs = 1 + floor(log2(max(w, h, d)))` and each level is `max(1,
+//! floor(dim / 2^i))` per axis. Cubes are square with six faces (+X, -X, +Y,
+//! -Y, +Z, -Z); cube arrays hold `6n` layers; multisample kinds have 1, 2, 4, 8
+//! or 16 samples and one level.
 
 use std::fmt;
 use std::str::FromStr;
@@ -55,7 +56,8 @@ impl TextureKind {
         TextureKind::D2MsArray,
     ];
 
-    /// The probe-format spelling: `1d`, `2d_array`, `2d_ms`, ...
+    /// The probe format's spelling (docs/probe-format.md): `1d`, `2d_array`,
+    /// `2d_ms`, ...
     pub const fn name(self) -> &'static str {
         match self {
             TextureKind::D1 => "1d",
@@ -199,7 +201,7 @@ impl Default for TextureDesc {
     }
 }
 
-/// `1 + floor(log2(max(w, h, d)))` (seed 003).
+/// `1 + floor(log2(max(w, h, d)))` (PTX ISA 9.7.10.2, "Mipmaps").
 pub const fn full_mip_count(width: u32, height: u32, depth: u32) -> u32 {
     let m = max3(width, height, depth);
     if m == 0 {
@@ -218,7 +220,7 @@ const fn max3(a: u32, b: u32, c: u32) -> u32 {
     }
 }
 
-/// `max(1, floor(dim / 2^level))` (seed 003).
+/// `max(1, floor(dim / 2^level))` (PTX ISA 9.7.10.2, "Mipmaps").
 pub const fn level_dim(dim: u32, level: u32) -> u32 {
     if level >= 32 {
         1
@@ -326,7 +328,8 @@ impl TextureDesc {
         full_mip_count(self.width, self.height, self.depth)
     }
 
-    /// The extent of `level` (seed 003: `max(1, floor(dim / 2^level))`).
+    /// The extent of `level` (PTX ISA 9.7.10.2, "Mipmaps":
+    /// `max(1, floor(dim / 2^level))`).
     pub const fn level_extent(&self, level: u32) -> Extent3d {
         Extent3d {
             width: level_dim(self.width, level),
@@ -479,6 +482,8 @@ mod tests {
             .collect()
     }
 
+    // `seed_003` in the name: PTX ISA 9.7.10.2, "Mipmaps" (docs/semantics.md
+    // §9).
     #[test]
     fn npot_mip_chains_follow_seed_003() {
         assert_eq!(

@@ -369,8 +369,9 @@ formats! {
 }
 
 /// CUDA `cudaChannelFormatKind` values, the enumeration `txq` reports for
-/// `.channel_data_type` and `.channel_order` (seed 003: when the source
-/// language has one enumeration for both, both queries return it).
+/// `.channel_data_type` and `.channel_order` (PTX ISA 9.7.10.5, `txq`: when
+/// the source language has one enumeration for both, both queries return
+/// it).
 pub mod cuda_channel_kind {
     /// `cudaChannelFormatKindSigned`.
     pub const SIGNED: u32 = 0;
@@ -805,7 +806,8 @@ impl TextureFormat {
     }
 
     /// `txq .channel_order`: CUDA's one enumeration serves both queries, so
-    /// this equals [`TextureFormat::channel_data_type`] (seed 003, `txq`).
+    /// this equals [`TextureFormat::channel_data_type`] (PTX ISA 9.7.10.5,
+    /// `txq`).
     pub const fn channel_order(self) -> u32 {
         self.channel_data_type()
     }

@@ -6,9 +6,10 @@
 //! `max(v / (2^(n-1) - 1), -1)`, sRGB by the exact transfer function, f16 and
 //! the 11-, 10-bit and shared-exponent floats exactly (denormals, Inf and
 //! NaN included). Missing components read as (0, 0, 0, 1), with 1.0 for
-//! float formats and integer 1 for integer formats (seed 004). 32-bit floats
-//! are carried as their bits (`f32::from_bits` keeps denormals, -0 and NaN
-//! payloads), as `ld2dms` requires.
+//! float formats and integer 1 for integer formats (the D3D `ld2dms`
+//! reference: "defaults (0,0,0,1.0f/0x00000001)"). 32-bit floats are carried
+//! as their bits (`f32::from_bits` keeps denormals, -0 and NaN payloads), as
+//! `ld2dms` requires.
 //!
 //! Block-compressed formats are decoded a block at a time in `compressed/`.
 
@@ -61,7 +62,8 @@ impl Texel {
         }
     }
 
-    /// The missing-component defaults (0, 0, 0, 1) for `ty` (seed 004).
+    /// The missing-component defaults (0, 0, 0, 1) for `ty` (the D3D
+    /// `ld2dms` reference; Vulkan "Component Substitution").
     pub fn defaults(ty: SampleType) -> Texel {
         match ty {
             SampleType::Float => Texel::Float([0.0, 0.0, 0.0, 1.0]),

@@ -1,6 +1,6 @@
 //! Texel fetch: `ld` / `texelFetch` / `ld2dms` — integer texel coordinates,
-//! no sampler, no filtering (SEMANTICS.md §4 "Texel fetch" and §6, seed
-//! 004).
+//! no sampler, no filtering (docs/semantics.md §4 "Texel fetch" and §6; the
+//! D3D `ld2dms` reference).
 //!
 //! What lives here: the fetch of one quad ([`fetch`]), the fetch unit
 //! bound to one view that it runs on ([`QuadFetcher`]: per-view facts
@@ -27,7 +27,8 @@ use crate::texels::{self, Fetch};
 /// Everything a fetch takes besides the view and the running lanes.
 ///
 /// Every field is a 32-bit register word per lane; negative values are
-/// kept as two's complement and compare as huge unsigned values (seed 004).
+/// kept as two's complement and compare as huge unsigned values (the D3D
+/// `ld2dms` reference).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FetchArgs {
     /// Per lane `[x, y, z, layer]`: `[x, 0, 0, 0]` for 1D, `[x, 0, 0, layer]`
@@ -42,15 +43,16 @@ pub struct FetchArgs {
     /// Per lane: the sample index (multisample kinds only; ignored
     /// otherwise).
     pub sample: [i32; 4],
-    /// Texel offset `(i, j, k)` added to `x`, `y`, `z` in unsigned
-    /// arithmetic, never to the layer; components the kind does not address
-    /// are ignored (seed 004, "Address Offset"). Range-checked by the
+    /// Texel offset `(i, j, k)` added to `x`, `y`, `z` in unsigned arithmetic,
+    /// never to the layer; components the kind does not address are ignored
+    /// (the D3D `ld2dms` reference, "Address Offset"). Range-checked by the
     /// front-end.
     pub offset: [i32; 3],
 }
 
 /// `ld` / `texelFetch` / `ld2dms` on the lanes of `running` (bit i = lane
-/// i): SEMANTICS.md §4 "Texel fetch", §6 and seed 004.
+/// i): docs/semantics.md §4 "Texel fetch" and §6 (the D3D `ld2dms`
+/// reference).
 ///
 /// A lane reads texel `(x + i, y + j, z + k)` of level `base_level + level`,
 /// layer `base_layer + layer` and sample `sample`, decoded (sRGB to linear,
@@ -157,7 +159,7 @@ fn kind_axes(kind: TextureKind) -> (usize, bool) {
 }
 
 /// The out-of-bounds result: 0 in the format's components, the (0, 0, 0,
-/// 1) defaults in the others (seed 004).
+/// 1) defaults in the others (the D3D `ld2dms` reference).
 fn out_of_bounds(format: TextureFormat, ty: SampleType) -> Texel {
     let present = format.components();
     let bits = [0, 1, 2, 3].map(|c| {

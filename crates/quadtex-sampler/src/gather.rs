@@ -1,6 +1,6 @@
 //! Gather: TLD4 / `textureGather` / `gather4` — the four texels of the
 //! bilinear footprint at the view's base level, one component each, no
-//! filtering (SEMANTICS.md §1, seed 000).
+//! filtering (docs/semantics.md §1; the SASS TLD4 reference).
 //!
 //! What lives here: the gather of one quad ([`gather`]) and its arguments
 //! ([`GatherArgs`], [`GatherOffsets`]). What does not: packing of the AOFFI
@@ -23,7 +23,7 @@ use crate::profile::Profile;
 use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
 use crate::reference::{cube_neighbour, floor_index, wrap, Ctx, LaneCoords};
 
-/// The texel offsets of a gather (seed 000 `.toff`).
+/// The texel offsets of a gather (the SASS TLD4 reference, `.toff`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum GatherOffsets {
     /// No offset.
@@ -40,28 +40,31 @@ pub enum GatherOffsets {
 /// Everything a gather takes besides the quad and the headers.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct GatherArgs {
-    /// The post-swizzle component returned from each texel: 0 = R, 1 = G,
-    /// 2 = B, 3 = A (seed 000 `.comp`; only the low two bits are used, as in
-    /// the instruction's 2-bit field). Ignored by depth-compare gathers.
+    /// The post-swizzle component returned from each texel: 0 = R, 1 = G, 2 =
+    /// B, 3 = A (the SASS TLD4 reference, `.comp`; only the low two bits are
+    /// used, as in the instruction's 2-bit field). Ignored by depth-compare
+    /// gathers.
     pub component: u8,
     /// Texel offsets, already range-checked (and wrapped) by the front-end.
-    /// Cubes take none (seed 000, Vulkan); any given are ignored there.
+    /// Cubes take none (the SASS TLD4 reference, Vulkan); any given are
+    /// ignored there.
     pub offsets: GatherOffsets,
     /// Depth reference per lane (`.DC`, `textureGather` on a shadow
     /// sampler): each texel returns `op(Dref, D) ? 1.0 : 0.0`.
     pub dref: Option<[f32; 4]>,
     /// `.NDV`: on a `TWO_D_NO_MIPMAP` header, where TLD4 runs as TEX with
     /// implicit derivatives, take them from all four lanes and skip the
-    /// partial-quad rule (seed 000). A true gather has no LOD, so it is
-    /// unaffected.
+    /// partial-quad rule (the SASS TLD4 reference). A true gather has no LOD,
+    /// so it is unaffected.
     pub ndv: bool,
 }
 
 /// Footprint corners `(di, dj)` in output order: `[T(i0, j1), T(i1, j1),
-/// T(i1, j0), T(i0, j0)]` (SEMANTICS.md §1 "Output order").
+/// T(i1, j0), T(i0, j0)]` (docs/semantics.md §1 "Output order").
 const CORNERS: [(i64, i64); 4] = [(0, 1), (1, 1), (1, 0), (0, 0)];
 
-/// TLD4 / `textureGather` on one quad (SEMANTICS.md §1, seed 000).
+/// TLD4 / `textureGather` on one quad (docs/semantics.md §1; the SASS TLD4
+/// reference).
 ///
 /// Per running lane, at level `L = base_level` of the view (LOD, bias and
 /// the LOD clamps are ignored): `u = s * W + du`, `v = t * H + dv`, `i0 =
@@ -84,7 +87,7 @@ const CORNERS: [(i64, i64); 4] = [(0, 1), (1, 1), (1, 0), (0, 0)];
 /// Depth compare (`dref`): the reference is clamped to [0, 1] for UNORM
 /// depth formats and each texel (border texels included) returns
 /// `op(Dref', D) ? 1.0 : 0.0`; the component and the swizzle are not used
-/// (SEMANTICS.md §1 "Depth compare, per texel").
+/// (docs/semantics.md §1 "Depth compare, per texel").
 ///
 /// Cubes (`cube`, `cube_array`): the direction selects the face and the
 /// footprint is taken on it; with seamless filtering (the default) a texel
@@ -100,9 +103,10 @@ const CORNERS: [(i64, i64); 4] = [(0, 1), (1, 1), (1, 0), (0, 0)];
 /// resident flag.
 ///
 /// Views that are not 2D, 2D array, cube or cube array return zeros in
-/// every running lane (seed 000: "If the source coordinate description does
-/// not match the texture type of the texture header, zeroes will be
-/// returned"); a `TWO_D_NO_MIPMAP` header makes TLD4 act as TEX (seed 000),
+/// every running lane (the SASS TLD4 reference: "If the source coordinate
+/// description does not match the texture type of the texture header,
+/// zeroes will be returned"); a `TWO_D_NO_MIPMAP` header makes TLD4 act as
+/// TEX (the same reference),
 /// here an implicit-LOD [`crate::reference::sample`] (the same bits as [`crate::sample`]) with the AOFFI offset and
 /// reference.
 ///
@@ -253,7 +257,7 @@ fn read(
 
 /// A seamless cube texel: on the face, from the neighbour face when one
 /// index is off the face, the average of the three real texels at a corner
-/// (SEMANTICS.md §1 "Cube gather"; the seam rule of reference.rs
+/// (docs/semantics.md §1 "Cube gather"; the seam rule of reference.rs
 /// `cube_texel`).
 ///
 /// The corner average is `((T00 + T01) + (T10 + T11)) * (1/3)` over the

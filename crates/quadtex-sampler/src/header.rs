@@ -4,7 +4,7 @@
 //! These are plain documented structs with a hand-written `Default` (the
 //! Vulkan defaults: nearest filtering, repeat, no compare, LOD range
 //! [0, 1000]). `validate` rejects the combinations Vulkan forbids
-//! (SEMANTICS.md section 4, "Unnormalized coordinates"; linear filtering of
+//! (docs/semantics.md §4, "Unnormalized coordinates"; linear filtering of
 //! non-filterable formats; view ranges outside the texture) with a typed
 //! error. Sampling never validates: it trusts a validated header and gives
 //! defined results for every lane input.
@@ -86,8 +86,8 @@ impl AddressMode {
     }
 
     /// PTX `txq.addr_mode_*` value: wrap 0, mirror 1, clamp_ogl 2,
-    /// clamp_to_edge 3, clamp_to_border 4 (seed 003). Mirror-clamp has no
-    /// PTX name; it reports mirror.
+    /// clamp_to_edge 3, clamp_to_border 4 (PTX ISA 9.7.10.5, `txq`).
+    /// Mirror-clamp has no PTX name; it reports mirror.
     pub const fn ptx_code(self) -> u32 {
         match self {
             AddressMode::Repeat => 0,
@@ -99,7 +99,8 @@ impl AddressMode {
     }
 
     /// NVIDIA TSC `ADDRESS_U/V/P` value: WRAP 0, MIRROR 1, CLAMP_TO_EDGE 2,
-    /// BORDER 3, CLAMP_OGL 4, MIRROR_ONCE_CLAMP_TO_EDGE 5 (SEMANTICS.md §5).
+    /// BORDER 3, CLAMP_OGL 4, MIRROR_ONCE_CLAMP_TO_EDGE 5 (docs/semantics.md
+    /// §5).
     pub const fn tsc_code(self) -> u32 {
         match self {
             AddressMode::Repeat => 0,
@@ -283,7 +284,8 @@ impl Swizzle {
 }
 
 /// NVIDIA TIC texture header types (`TEXTURE_TYPE`), the `paramA`
-/// geometry an instruction's header must match (seed 000).
+/// geometry an instruction's header must match (the SASS TLD4 reference;
+/// docs/semantics.md §8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HeaderType {
     /// `ONE_D` = 0.
@@ -298,7 +300,7 @@ pub enum HeaderType {
     OneDArray,
     /// `TWO_D_ARRAY` = 5.
     TwoDArray,
-    /// `TWO_D_NO_MIPMAP` = 7: TLD4 behaves as TEX (seed 000).
+    /// `TWO_D_NO_MIPMAP` = 7: TLD4 behaves as TEX (the SASS TLD4 reference).
     TwoDNoMipmap,
     /// `CUBEMAP_ARRAY` = 8.
     CubeArray,

@@ -5,7 +5,7 @@
 //! ([`Profile`]), quads ([`Quad`]) and the operations on them: [`sample`]
 //! (through [`QuadSampler`]), [`gather`](fn@gather), [`query_lod`] and
 //! [`fetch`](fn@fetch) (through [`QuadFetcher`]). The [`reference`](mod@reference) module is the
-//! scalar twin of every kernel: SEMANTICS.md written out literally. Many
+//! scalar twin of every kernel: docs/semantics.md written out literally. Many
 //! quads at once go through [`QuadSampler::sample_planar`] (coordinates and
 //! results as planes, [`planar`]), whose kernel runs at the SIMD level
 //! [`cpu`] picks when the program runs. What a texture *is* lives in
@@ -52,7 +52,8 @@ use quadtex_format::TextureKind;
 use planar::GroupKernel;
 
 /// `tex` through a handle: resolves the header and sampler and samples the
-/// quad; an invalid handle gives zeros in every running lane (seed 000).
+/// quad; an invalid handle gives zeros in every running lane (the SASS TLD4
+/// reference; docs/semantics.md §8).
 pub fn sample_handle(
     pools: &Pools,
     handle: Handle,

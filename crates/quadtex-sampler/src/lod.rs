@@ -1,5 +1,5 @@
 //! Level-of-detail queries: TMML.LOD / `textureQueryLod` / `OpImageQueryLod`
-//! (SEMANTICS.md §2, seed 001).
+//! (docs/semantics.md §2; the SASS TMML reference).
 //!
 //! What lives here: [`query_lod`] and its per-lane result [`LodResult`]
 //! (the accessed level, the unclamped lambda, and the four TMML.LOD result
@@ -26,14 +26,15 @@ pub struct LodResult {
     /// Lambda' (`textureQueryLod().y`): the scale-factor lambda plus the
     /// sampler (and shader) bias, before any clamp.
     pub lambda: f32,
-    /// The TMML.LOD result words R, G, B, A (seed 001): R = lambda' as S8.8,
-    /// G = `accessed` as U8.8, B = the major-axis unit vector `{v S2.6 in
-    /// bits 15:8, u S2.6 in bits 7:0}`, A = `log2(minor / major)` as S4.12;
-    /// the high 16 bits are zero.
+    /// The TMML.LOD result words R, G, B, A (the SASS TMML reference): R =
+    /// lambda' as S8.8, G = `accessed` as U8.8, B = the major-axis unit vector
+    /// `{v S2.6 in bits 15:8, u S2.6 in bits 7:0}`, A = `log2(minor / major)`
+    /// as S4.12; the high 16 bits are zero.
     pub raw: [u32; 4],
 }
 
-/// TMML.LOD / `textureQueryLod` on one quad (SEMANTICS.md §2, seed 001).
+/// TMML.LOD / `textureQueryLod` on one quad (docs/semantics.md §2; the SASS
+/// TMML reference).
 ///
 /// `args.lod` is `Implicit` (derivatives from the quad, fine or coarse as
 /// `args.derivatives` or the profile says, with the profile's partial-quad
@@ -51,13 +52,13 @@ pub struct LodResult {
 /// quantised as the profile's LOD fraction bits say, NaN read as -Inf.
 /// `accessed` comes from the same level selection `sample` uses.
 ///
-/// The words (SEMANTICS.md §2 "Emulator encoding"; the rounding is
+/// The words (docs/semantics.md §2 "Emulator encoding"; the rounding is
 /// unverified on hardware):
 /// - `R = (u16) clamp(rne(lambda' * 256), -32768, 32767)`
 /// - `G = (u16) clamp(rne(accessed * 256), 0, 65535)`
 /// - `B = (u8) s26(v) << 8 | (u8) s26(u)`, `s26(a) = clamp(rne(a * 64),
 ///   -128, 127)`, where `(u, v)` is the unit major axis of the footprint
-///   ellipse in texel space (SEMANTICS.md §2 "Axes", option (b): the left
+///   ellipse in texel space (docs/semantics.md §2 "Axes", option (b): the left
 ///   singular vector of the Jacobian for its larger singular value). Its
 ///   sign is not observable in the ellipse; this one has `u > 0`, or `u =
 ///   0` and `v >= 0` (NVIDIA's choice is unknown). 3D footprints report

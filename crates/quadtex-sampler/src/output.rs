@@ -1,11 +1,12 @@
 //! Result conversion: what lands in the destination registers.
 //!
-//! A texture instruction returns four 32-bit words per lane; PTX's `.f16`
-//! and `.f16x2` destinations pack halves instead (seed 003, `tex`: `.f16x2`
-//! gives `d = {pack(R, G), pack(B, A)}`; element 0 in bits 15:0, the PTX
-//! packed convention, inferred; f32 -> f16 rounds to nearest even). The
-//! write mask (`#wmskU04` on SASS, `.mask` on D3D) selects which
-//! components are written; the others keep the register's old value.
+//! A texture instruction returns four 32-bit words per lane; PTX's `.f16` and
+//! `.f16x2` destinations pack halves instead (PTX ISA 9.7.10.3, `tex`;
+//! docs/semantics.md §5 ".f16x2": `.f16x2` gives `d = {pack(R, G), pack(B,
+//! A)}`; element 0 in bits 15:0, the PTX packed convention, inferred; f32 ->
+//! f16 rounds to nearest even). The write mask (`#wmskU04` on SASS, `.mask` on
+//! D3D) selects which components are written; the others keep the register's
+//! old value.
 
 use half::f16;
 use quadtex_format::Texel;

@@ -1,17 +1,18 @@
 //! Header and sampler pools, bindless handles, and PTX texturing modes.
 //!
-//! NVIDIA hardware names a texture by a 32-bit handle
-//! `samplerPtr[31:20] | headerPtr[19:0]` (seed 000, TLD4 `.B`), either taken
-//! from a register (bindless) or fetched from a constant bank at word
-//! `#tsPtrIdxU13 = {#smpU05, #tidU08}`. In header-binding mode (OpenGL's
+//! NVIDIA hardware names a texture by a 32-bit handle `samplerPtr[31:20] |
+//! headerPtr[19:0]` (the SASS TLD4 reference, `.B`; docs/semantics.md §8),
+//! either taken from a register (bindless) or fetched from a constant bank at
+//! word `#tsPtrIdxU13 = {#smpU05, #tidU08}`. In header-binding mode (OpenGL's
 //! `SetSamplerBinding.ViaHeaderBinding`) the header index doubles as the
-//! sampler index. Any header index above the header pool's maximum, or
-//! sampler index above the sampler pool's maximum, is an *invalid* texture:
-//! every lane of every operation reads zeros (seed 000; SEMANTICS.md,
-//! "Invalid handle"). Empty slots inside the pools are invalid too.
+//! sampler index. Any header index above the header pool's maximum, or sampler
+//! index above the sampler pool's maximum, is an *invalid* texture: every lane
+//! of every operation reads zeros (the SASS TLD4 reference; docs/semantics.md
+//! §8, "Invalid textures"). Empty slots inside the pools are invalid too.
 //!
-//! PTX's unified and independent texturing modes (seed 003, Table 34) are
-//! [`TexturingMode`]: the same pools with PTX's limits.
+//! PTX's unified and independent texturing modes (PTX ISA 9.7.10.1 and its
+//! Table 34; docs/semantics.md §8) are [`TexturingMode`]: the same pools
+//! with PTX's limits.
 
 use crate::error::{Error, Result};
 use crate::header::{SamplerHeader, TextureHeader};
@@ -43,7 +44,7 @@ impl Handle {
 }
 
 /// `#tsPtrIdxU13 = {#smpU05, #tidU08}`: the Fermi-style immediates packed
-/// into the 13-bit constant-bank word index (seed 000).
+/// into the 13-bit constant-bank word index (the SASS TLD4 reference).
 pub const fn ts_ptr_idx(tid: u8, smp: u8) -> u16 {
     (((smp & 0x1f) as u16) << 8) | tid as u16
 }
@@ -58,7 +59,8 @@ pub enum SamplerBinding {
     ViaHeaderBinding,
 }
 
-/// PTX texturing modes and their limits (seed 003, Table 34, `sm_3x+`).
+/// PTX texturing modes and their limits (PTX ISA 9.7.10.1, Table 34,
+/// `sm_3x+`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum TexturingMode {
     /// `texmode_unified`: a `.texref` carries its sampler state; 256

@@ -1,5 +1,5 @@
 //! Profiles: what differs between NVIDIA SASS, PTX, Vulkan and D3D11
-//! (SEMANTICS.md section 7). The core computes one set of formulas; a
+//! (docs/semantics.md §7). The core computes one set of formulas; a
 //! profile fixes the knobs. Every knob is a plain public field so that a
 //! user can mix them; the presets are the documented starting points.
 
@@ -39,7 +39,7 @@ pub enum FracRound {
     Rne,
 }
 
-/// Fine or coarse implicit derivatives (SEMANTICS.md section 3).
+/// Fine or coarse implicit derivatives (docs/semantics.md §3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Derivatives {
     /// Per row and column: lanes 0/1 share `P1 - P0`, lanes 2/3 `P3 - P2`.

@@ -3,7 +3,8 @@
 //!
 //! Lane order is fixed: 0 = (x, y), 1 = (x+1, y), 2 = (x, y+1),
 //! 3 = (x+1, y+1), so coarse derivatives are `ddx = l1 - l0` and
-//! `ddy = l2 - l0` (STYLE.md convention 1; SEMANTICS.md section 3).
+//! `ddy = l2 - l0` (docs/architecture.md, convention 1; docs/semantics.md
+//! §3).
 
 use quadtex_format::{SampleType, Texel};
 
@@ -104,7 +105,7 @@ impl QuadResult {
         resident: [false; 4],
     };
 
-    /// Zeros for every running lane (invalid handles, seed 000).
+    /// Zeros for every running lane (invalid handles, docs/semantics.md §8).
     pub fn zeros(running: u8, ty: SampleType) -> QuadResult {
         let mut r = QuadResult::EMPTY;
         for lane in 0..4 {

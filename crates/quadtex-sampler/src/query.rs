@@ -1,10 +1,11 @@
 //! Size queries: what `txq` / `textureSize` / `textureQueryLevels` /
 //! `textureSamples` report for a view.
 //!
-//! The lane layout is the probe format's (`probe-format.md`, "Conventions
-//! pinned down", `size` lane): `[width, height, depth_or_layers, levels]`
-//! with unused entries 0. Level of detail queries (`query_lod`, TMML) are
-//! not here; they need derivatives and live with the sampling code.
+//! The lane layout is the probe format's (`docs/probe-format.md`, "Conventions
+//! pinned down", `size` lane; docs/semantics.md §9): `[width, height,
+//! depth_or_layers, levels]` with unused entries 0. Level of detail queries
+//! (`query_lod`, TMML) are not here; they need derivatives and live with the
+//! sampling code.
 
 use quadtex_format::TextureKind;
 
@@ -26,7 +27,8 @@ use crate::header::TextureHeader;
 ///
 /// `L` is the view's `level_count` (GLSL `textureQueryLevels`); layers are
 /// the view's layers, and cube arrays report cubes (`layers / 6`) as GLSL's
-/// `textureSize` does. Extents follow seed 003: `max(1, dim >> level)`.
+/// `textureSize` does. Extents follow PTX ISA 9.7.10.2 ("Mipmaps"):
+/// `max(1, dim >> level)`.
 ///
 /// A level outside the view (negative, or `>= level_count`) is undefined in
 /// Vulkan (`OpImageQuerySizeLod` needs a valid level) and in GLSL; the

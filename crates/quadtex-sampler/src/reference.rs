@@ -1,4 +1,4 @@
-//! The scalar reference sampler: SEMANTICS.md's formulas written out
+//! The scalar reference sampler: docs/semantics.md's formulas written out
 //! literally, one lane at a time, in f32 (f64 only where an index could
 //! overflow). It is the twin every SIMD kernel is tested against, and the
 //! path for the forms the kernels do not cover.
@@ -177,7 +177,7 @@ fn face_dir(face: u32, sc: f32, tc: f32) -> [f32; 3] {
 }
 
 /// Maps texel `(i, j)` of face `face` (size `n`), with exactly one index
-/// outside the face, to the neighbouring face's texel (SEMANTICS.md §1,
+/// outside the face, to the neighbouring face's texel (docs/semantics.md §1,
 /// "Neighbour rule"; checked against softpipe's seam table).
 pub fn cube_neighbour(face: u32, i: i64, j: i64, n: i64) -> (u32, i64, i64) {
     let sc = 2.0 * (i as f32 + 0.5) / n as f32 - 1.0;
@@ -595,7 +595,7 @@ impl<'a> Ctx<'a> {
     /// isotropic): `log2(max(|jx|, |jy|))` (the Euclidean scale factor)
     /// without anisotropy; with it `log2(s1 / eta)`, `eta = min(s1 / s2,
     /// maxAniso)` over the ellipse's axes (Vulkan "Level-of-Detail
-    /// Operation", SEMANTICS.md section 2).
+    /// Operation", docs/semantics.md §2).
     pub(crate) fn footprint_lambda(&self, fp: &Footprint) -> (f32, f32) {
         let max_aniso = self.profile.aniso_levels.quantize(self.smp.max_anisotropy);
         if max_aniso <= 1.0 {

@@ -1,7 +1,7 @@
 //! The one place `wide` is named: crate-wide aliases for quad lanes (one
 //! quad in `F4`, two in `F8`, four in `F16`).
 //! No `wide` type appears in a public signature; kernels speak `F4` inside
-//! and arrays outside (STYLE.md convention 2).
+//! and arrays outside (docs/architecture.md, convention 2).
 
 /// Four f32 lanes: one per pixel of a quad.
 pub(crate) type F4 = wide::f32x4;

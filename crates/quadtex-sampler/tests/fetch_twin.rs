@@ -1,7 +1,7 @@
 //! Twin test of texel fetch: [`QuadFetcher`] (and the free [`fetch`],
 //! which runs on it) against `fetch_reference`, the literal lane-by-lane
 //! scalar code through the reference context and the generic decoder, bit
-//! for bit (STYLE.md convention 3).
+//! for bit (docs/architecture.md, convention 3).
 //!
 //! Every texture kind, formats on every decode path (the monomorphised
 //! RGBA32F, RGBA16F, R32F and 8-bit RGBA/BGRA UNORM and sRGB decoders,

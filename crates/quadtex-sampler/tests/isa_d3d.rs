@@ -1,5 +1,5 @@
-//! D3D `ld2dms` front-end (seed 004; SEMANTICS.md §6): parsing and
-//! execution against multisample textures.
+//! D3D `ld2dms` front-end (the D3D `ld2dms` reference; docs/semantics.md §6):
+//! parsing and execution against multisample textures.
 
 use std::sync::Arc;
 

@@ -1,5 +1,5 @@
-//! PTX front-end (seed 002 `tld4`; seed 003 `tex`, `tld4`, `txq`,
-//! `istypep`): parsing and execution against concrete textures.
+//! PTX front-end (PTX ISA 9.7.10: `tex`, `tld4`, `txq`, `istypep`): parsing
+//! and execution against concrete textures.
 
 use std::sync::Arc;
 
@@ -386,7 +386,8 @@ fn tex_predicate_is_false_and_data_zero_on_a_non_resident_tile() {
     .unwrap();
     assert_eq!(r.pred("%p1"), Some([true, false, true, false]));
     assert_eq!(floats(&r, &D4, 0), [7.0, 0.0, 0.0, 1.0]);
-    // All zeros, the missing alpha default included (seed 003).
+    // All zeros, the missing alpha default included (PTX ISA 9.7.10.3: "data
+    // loaded will be all zeros" when `p` is false).
     assert_eq!(words(&r, &D4, 1), [0, 0, 0, 0]);
 }
 
@@ -530,7 +531,7 @@ fn unknown_opcodes_and_modifiers_are_named() {
 fn txq_channel_enums_default_to_cuda_channel_format_kinds() {
     // No symbol-table entry: CUDA's cudaChannelFormatKind for the format
     // (UnsignedNormalized8X4 = 7 for RGBA8 UNORM, BC7 SRGB = 30), reported
-    // for both queries (seed 003: one enumeration serves both).
+    // for both queries (PTX ISA 9.7.10.5: one enumeration serves both).
     for (format, kind) in [(TextureFormat::Rgba8Unorm, 7), (TextureFormat::Bc7Srgb, 30)] {
         let s = Setup::unified(
             view(texture(TextureDesc::d2(format, 4, 4))),
@@ -582,11 +583,11 @@ fn tex_per_lane_register_offsets_match_uniform_offset_quads() {
 
 #[test]
 fn tld4_per_lane_offsets_keep_the_whole_quad_derivatives() {
-    // TWO_D_NO_MIPMAP: tld4 runs as an implicit-LOD tex (seed 000), where
-    // lambda picks the filter: > 0 minifies (linear), otherwise magnifies
-    // (nearest). Lanes two texels apart give lambda = 1 for the whole quad;
-    // a lane alone would be a partial quad (PTX profile: zero derivatives,
-    // lambda = -inf, nearest).
+    // TWO_D_NO_MIPMAP: tld4 runs as an implicit-LOD tex (the SASS TLD4
+    // reference), where lambda picks the filter: > 0 minifies (linear),
+    // otherwise magnifies (nearest). Lanes two texels apart give lambda = 1 for
+    // the whole quad; a lane alone would be a partial quad (PTX profile: zero
+    // derivatives, lambda = -inf, nearest).
     let mut t = texture(TextureDesc::d2_no_mipmap(TextureFormat::R32Float, 8, 8));
     for y in 0..8 {
         for x in 0..8 {

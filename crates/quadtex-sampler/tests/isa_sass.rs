@@ -1,5 +1,5 @@
-//! SASS front-end through the public API: the seeds' example texts (seed
-//! 000 TLD4, seed 001 TMML.LOD) parsed and run on a register file.
+//! SASS front-end through the public API: the example texts of NVIDIA's
+//! SASS references (TLD4, TMML.LOD) parsed and run on a register file.
 
 use std::sync::Arc;
 
@@ -441,7 +441,8 @@ fn tld_fetches_integer_texels_and_reads_defaults_out_of_bounds() {
     }
     exec("TLD.LZ R4, R0, 0x5, 2D;", &mut regs, &p);
     assert_eq!(out(&regs, 0, 4), [21.0, 0.0, 0.0, 1.0]);
-    // Out of bounds: 0 in R, the (0, 0, 1) defaults in G, B, A (seed 004).
+    // Out of bounds: 0 in R, the (0, 0, 1) defaults in G, B, A (the D3D
+    // `ld2dms` rule, docs/semantics.md §6).
     assert_eq!(out(&regs, 1, 4), [0.0, 0.0, 0.0, 1.0]);
     assert_eq!(out(&regs, 2, 4), [0.0, 0.0, 0.0, 1.0]);
     assert_eq!(out(&regs, 3, 4)[0], 33.0);

@@ -6,7 +6,7 @@
 //! Rules: Vulkan "Wrapping Operation" (`textures.adoc#textures-wrapping-operation`),
 //! "(u,v,w,a) to (i,j,k,l,n) Transformation and Array Layer Selection",
 //! "(s,t,r,q,a) to (u,v,w,a) Transformation" (offsets in texels of the
-//! level read), SEMANTICS.md sections 4 and 5 (`clamp_ogl` from softpipe),
+//! level read), docs/semantics.md §4 and §5 (`clamp_ogl` from softpipe),
 //! and the NaN/Inf contract at the top of `reference.rs`: a NaN coordinate
 //! reads the texel at index 0; +-Inf saturate to a huge index, then wrap or
 //! clamp like any other.

@@ -5,7 +5,7 @@
 //! axes; eta = min(rho_max / rho_min, maxAniso); N = ceil(eta); lambda =
 //! log2(rho_max / eta)) and "Texel Anisotropic Filtering" (the spec's
 //! example: N isotropic samples at x - 1/2 + i/(N + 1), i = 1..N, along the
-//! major axis, averaged), SEMANTICS.md sections 2 and 4.
+//! major axis, averaged), docs/semantics.md §2 and §4.
 //!
 //! The setup: a 64x64 R32_SFLOAT texture of a smooth function with its box
 //! mip chain; one pixel whose footprint is 8 texels wide and 1 tall

@@ -8,7 +8,7 @@
 //! texel, before filtering), "Texel Replacement" (border colour table:
 //! D = Br; 1 component: R = Br; 2: (Br, Bg); 4: all; alpha-only (0, 0, 0,
 //! Ba)), "Conversion to RGBA" (missing (0, 0, 1), integer one for integer
-//! formats), SEMANTICS.md section 1 ("Depth compare, per texel").
+//! formats), docs/semantics.md §1 ("Depth compare, per texel").
 
 mod common;
 
@@ -382,7 +382,7 @@ fn a_linear_footprint_half_on_the_border_blends_with_it() {
 
 #[test]
 fn nv_sass_sees_srgb_borders_through_an_eight_bit_srgb_round_trip() {
-    // NVIDIA keeps a separate sRGB-encoded 8-bit border (SEMANTICS.md §4,
+    // NVIDIA keeps a separate sRGB-encoded 8-bit border (docs/semantics.md §4,
     // inferred): linear 0.5 encodes to sRGB 0.7353569 -> code 188 -> decodes
     // to 0.5028864; alpha is linear and kept. The Vulkan profile keeps 0.5.
     let desc = TextureDesc::d2(TextureFormat::Rgba8Srgb, 2, 2).with_levels(1);

@@ -8,7 +8,7 @@
 //! (`s_face = sc / (2|rc|) + 1/2`), "Wrapping Operation" (cubes ignore the
 //! address modes: nearest clamps to the edge, linear filters across the
 //! seam), "Cube map edge handling" (corners average the three real
-//! texels), SEMANTICS.md section 1.
+//! texels), docs/semantics.md §1.
 //!
 //! | major | face | sc  | tc  | rc |
 //! |-------|------|-----|-----|----|

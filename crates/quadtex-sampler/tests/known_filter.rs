@@ -7,8 +7,8 @@
 //! linear before filtering, alpha untouched), "Conversion to RGBA" and
 //! "Component Swizzle" (after filtering), "Texel Replacement" (a sparse
 //! unbound texel reads 0 for the format's components with
-//! residencyNonResidentStrict), SEMANTICS.md section 2 (NVIDIA's 8-bit
-//! bilinear fractions, truncated) and section 5 (PTX `p` / SASS `Ps`).
+//! residencyNonResidentStrict), docs/semantics.md §2 (NVIDIA's 8-bit
+//! bilinear fractions, truncated) and §5 (PTX `p` / SASS `Ps`).
 
 mod common;
 

@@ -3,13 +3,13 @@
 //! and bias, the magnification switch, and NVIDIA's partial-quad rule.
 //!
 //! Rules: Vulkan "Scale Factor Operation" (rho = |derivative| x base
-//! extent; Euclidean per SEMANTICS.md section 2), "LOD Operation"
+//! extent; Euclidean per docs/semantics.md §2), "LOD Operation"
 //! (lambda' = lambda_base + clamp(sampler bias + shader bias,
 //! +-maxSamplerLodBias), then clamp to [minLod, maxLod]), "Image Level(s)
 //! Selection" (d' = clamp(lambda, 0, q); nearest: ceil(d' + 0.5) - 1,
 //! alternative floor(d' + 0.5); linear: levels floor(d') and +1 blended by
-//! the fraction), "Texel Filtering" (lambda <= 0 magnifies), SEMANTICS.md
-//! section 3 (fine/coarse derivatives, partial quads, `.NDV`).
+//! the fraction), "Texel Filtering" (lambda <= 0 magnifies),
+//! docs/semantics.md §3 (fine/coarse derivatives, partial quads, `.NDV`).
 //!
 //! The texture: 8x8 R32_SFLOAT with levels 8, 4, 2, 1; texel (i, j) of level
 //! L (width w_L) holds 100 L + w_L j + i. At the point P = (0.3, 0.7):
@@ -468,7 +468,7 @@ fn the_view_base_level_is_level_zero_of_lambda() {
 }
 
 // ---------------------------------------------------------------------------
-// Partial quads (SEMANTICS.md section 3)
+// Partial quads (docs/semantics.md §3)
 // ---------------------------------------------------------------------------
 
 /// The two-texel quad with lane 3 inactive. Level 0 values: lane 0 at P ->

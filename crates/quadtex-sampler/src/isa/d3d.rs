@@ -1,13 +1,13 @@
-//! D3D shader-model 4.1+ `ld2dms` (seed 004; SEMANTICS.md §6): a parser for
-//! the assembly text and its execution on a quad through the
-//! [`fetch`](fn@crate::fetch) core.
+//! D3D shader-model 4.1+ `ld2dms` (the D3D `ld2dms` reference;
+//! docs/semantics.md §6): a parser for the assembly text and its execution on a
+//! quad through the [`fetch`](fn@crate::fetch) core.
 //!
 //! What lives here: the operand model (four-component `u32` registers
 //! `r#` and `v#` per lane, [`D3dRegs`]), `_aoffimmi` parsing and its 4-bit
 //! range, the source swizzles and the destination mask. What does not: the
 //! bounds test and the out-of-bounds defaults, which are `fetch`'s (it
 //! compares unsigned after adding the offset, so a negative result wraps out
-//! of bounds, as seed 004 requires).
+//! of bounds, as the `ld2dms` reference requires).
 
 use std::collections::HashMap;
 
@@ -22,11 +22,13 @@ pub enum D3dError {
     /// Not `ld2dms` or `ld2dms_aoffimmi(...)`.
     #[error("unknown opcode `{0}`")]
     UnknownOpcode(String),
-    /// An `_aoffimmi` value outside the 4-bit range `-8..7` (seed 004).
+    /// An `_aoffimmi` value outside the 4-bit range `-8..7` (the `ld2dms`
+    /// reference).
     #[error("aoffimmi value `{0}` outside -8..7")]
     OffsetOutOfRange(String),
     /// A register, mask, swizzle or resource that does not parse, or the
-    /// wrong register file (seed 004, "Restrictions").
+    /// wrong register file (the `ld2dms` reference, "Restrictions";
+    /// docs/semantics.md §6).
     #[error("bad operand `{0}`")]
     BadOperand(String),
 }
@@ -34,8 +36,8 @@ pub enum D3dError {
 /// The front-end's result type.
 pub type D3dResult<T> = std::result::Result<T, D3dError>;
 
-/// A register file (seed 004: sources are `r#` or `v#`, the destination
-/// `r#`).
+/// A register file (the `ld2dms` reference: sources are `r#` or `v#`, the
+/// destination `r#`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RegFile {
     /// Temporary `r#`.
@@ -54,7 +56,7 @@ pub struct Reg {
 }
 
 /// `ld2dms[_aoffimmi(u,v,w)] dest[.mask], srcAddress[.swizzle],
-/// srcResource[.swizzle], sampleIndex` (seed 004).
+/// srcResource[.swizzle], sampleIndex` (the `ld2dms` reference).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Ld2dms {
     /// `_aoffimmi(u, v, w)`, each in `-8..7`; `[0; 3]` without the suffix.
@@ -194,9 +196,9 @@ fn split_suffix(s: &str) -> (&str, Option<&str>) {
 }
 
 /// Parses `ld2dms[_aoffimmi(u,v[,w])] dest[.mask], srcAddress[.swizzle],
-/// srcResource[.swizzle], sampleIndex.c` (seed 004). The immediates are
-/// 4-bit two's complement (`-8..7`); `sampleIndex` must be a register with
-/// one component selected.
+/// srcResource[.swizzle], sampleIndex.c` (the `ld2dms` reference). The
+/// immediates are 4-bit two's complement (`-8..7`); `sampleIndex` must be a
+/// register with one component selected.
 pub fn parse(line: &str) -> D3dResult<Ld2dms> {
     let line = line.split("//").next().unwrap_or("").trim();
     let line = line.strip_suffix(';').unwrap_or(line).trim();
@@ -281,7 +283,8 @@ pub fn parse(line: &str) -> D3dResult<Ld2dms> {
     })
 }
 
-/// Executes `ld2dms` on the active lanes (seed 004; SEMANTICS.md §6).
+/// Executes `ld2dms` on the active lanes (the `ld2dms` reference;
+/// docs/semantics.md §6).
 ///
 /// `resources[i]` is what `t#i` is bound to; an unbound (or absent) `t#`
 /// returns `(0, 0, 0, 0)`. Per lane the address swizzle gives `(x, y,

@@ -1,14 +1,15 @@
 //! Instruction front-ends: text and register-file models of the ISAs whose
-//! texture instructions the seeds describe, decoding their operands into the
-//! sampler cores ([`sample`](fn@crate::sample), [`gather`](fn@crate::gather),
+//! texture instructions quadtex implements (docs/semantics.md, "Sources"),
+//! decoding their operands into the sampler cores
+//! ([`sample`](fn@crate::sample), [`gather`](fn@crate::gather),
 //! [`fetch`](fn@crate::fetch), [`query_lod`](crate::query_lod),
 //! [`query`](crate::query)).
 //!
-//! What lives here: one module per ISA ([`sass`]: NVIDIA SASS TLD4,
-//! TMML.LOD (seeds 000 and 001), TEX, TLD and TXQ; [`ptx`]: PTX `tex`,
-//! `tld4`, `txq`, `istypep` (seeds 002 and 003); [`d3d`]: `ld2dms` (seed
-//! 004)). What does not: texel addressing, filtering and LOD arithmetic,
-//! which are the cores'.
+//! What lives here: one module per ISA ([`sass`]: NVIDIA SASS TLD4, TMML.LOD
+//! (NVIDIA's SASS TLD4 and TMML references), TEX, TLD and TXQ; [`ptx`]: PTX
+//! `tex`, `tld4`, `txq`, `istypep` (PTX ISA 9.7.10); [`d3d`]: `ld2dms` (the D3D
+//! `ld2dms` reference)). What does not: texel addressing, filtering and LOD
+//! arithmetic, which are the cores'.
 
 pub mod d3d;
 pub mod ptx;

@@ -1,7 +1,7 @@
-//! PTX texture instructions (seed 003, "Texture Instructions": `tex`,
-//! `tld4`, `txq`, `istypep`; seed 002 for `tld4`): a text parser into
-//! instruction structs, and their execution on a quad of lanes through the
-//! sampler cores ([`sample`](crate::sample), [`gather`](fn@crate::gather),
+//! PTX texture instructions (PTX ISA 9.7.10, "Texture Instructions": `tex`,
+//! `tld4`, `txq`, `istypep`): a text parser into instruction structs, and their
+//! execution on a quad of lanes through the sampler cores
+//! ([`sample`](crate::sample), [`gather`](fn@crate::gather),
 //! [`fetch`](fn@crate::fetch), [`query`](crate::query)).
 //!
 //! What lives here: the operand model (per-lane named registers
@@ -13,9 +13,9 @@
 //! addressing, filtering and decoding, which are the cores'.
 //!
 //! The array layer of `.a1d`, `.a2d`, `.acube` and `.a2dms` is a `.u32`
-//! integer: it is converted exactly, with no rounding (SEMANTICS.md §5).
+//! integer: it is converted exactly, with no rounding (docs/semantics.md §5).
 //!
-//! Indirect access (seed 003, "Indirect texture access", unified mode
+//! Indirect access (PTX ISA 9.7.10, "Indirect texture access", unified mode
 //! only): a texture operand may be a `.u64` register holding the address
 //! of an opaque variable ([`OpaqueRef`]: a `.texref`, `.samplerref` or
 //! `.surfref`), one per lane. Surfaces are their own kind: `istypep.surfref`
@@ -57,15 +57,15 @@ pub enum PtxError {
     /// An operand of the wrong shape (vector length, missing brackets).
     #[error("bad operand `{0}`")]
     BadOperand(String),
-    /// A texel offset outside `-8..7` (seed 003: "Offset value is in the
-    /// range of -8 to +7").
+    /// A texel offset outside `-8..7` (PTX ISA 9.7.10.3: "Offset value is in
+    /// the range of -8 to +7").
     #[error("offset `{0}` outside -8..7")]
     OffsetOutOfRange(String),
-    /// An offset on a cube or cube array (seed 003: "Offset vector operand
-    /// `e` is not supported for cubemap textures").
+    /// An offset on a cube or cube array (PTX ISA 9.7.10.3: "Offset vector
+    /// operand `e` is not supported for cubemap textures").
     #[error("offset `{0}` not supported for cubemaps")]
     OffsetNotAllowed(String),
-    /// A depth compare on a 3D texture (seed 003).
+    /// A depth compare on a 3D texture (PTX ISA 9.7.10.3).
     #[error("depth compare `{0}` not supported for 3d textures")]
     CompareNotAllowed(String),
     /// `texmode_independent` without a `.samplerref` operand.
@@ -84,7 +84,7 @@ pub enum PtxError {
     /// are read by the `suld`/`sust` family, not by texture instructions.
     #[error("`{0}` is a .surfref, not a texture or sampler")]
     SurfaceOperand(String),
-    /// A register texture operand in `texmode_independent` (seed 003:
+    /// A register texture operand in `texmode_independent` (PTX ISA 9.7.10:
     /// "indirect texture access is supported in unified mode").
     #[error("indirect texture operand `{0}` needs texmode_unified")]
     IndirectNotUnified(String),
@@ -93,7 +93,7 @@ pub enum PtxError {
 /// The front-end's result type.
 pub type PtxResult<T> = std::result::Result<T, PtxError>;
 
-/// Texture geometry `.geom` (seed 003, `tex`).
+/// Texture geometry `.geom` (PTX ISA 9.7.10.3, `tex`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Geom {
     /// `.1d`: `c = {s}`.
@@ -132,7 +132,7 @@ impl Geom {
         })
     }
 
-    /// Elements of the coordinate vector `c` (seed 003).
+    /// Elements of the coordinate vector `c` (PTX ISA 9.7.10.3).
     pub const fn coord_len(self) -> usize {
         match self {
             Geom::D1 => 1,
@@ -165,7 +165,7 @@ impl Geom {
 /// Destination type of `tex` / `tld4` (`.dtype`, or `.v2.f16x2`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DType {
-    /// `.u32`: the register bits the format defines (SEMANTICS.md §5).
+    /// `.u32`: the register bits the format defines (docs/semantics.md §5).
     U32,
     /// `.s32`: likewise.
     S32,
@@ -214,7 +214,7 @@ pub enum Operand {
     Imm(u32),
 }
 
-/// The LOD form of `tex` (seed 003, "PTX support for mipmaps").
+/// The LOD form of `tex` (PTX ISA 9.7.10.2, "PTX support for mipmaps").
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Mip {
     /// No modifier: level 0, as `.base` (compute has no implicit
@@ -228,7 +228,7 @@ pub enum Mip {
     Grad(Vec<Operand>, Vec<Operand>),
 }
 
-/// `tex` (seed 003, 9.7.10.3).
+/// `tex` (PTX ISA 9.7.10.3).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tex {
     /// LOD form.
@@ -255,7 +255,7 @@ pub struct Tex {
     pub compare: Option<Operand>,
 }
 
-/// `tld4` (seed 002; seed 003, 9.7.10.4).
+/// `tld4` (PTX ISA 9.7.10.4).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tld4 {
     /// `.comp`: 0 = r, 1 = g, 2 = b, 3 = a.
@@ -280,7 +280,7 @@ pub struct Tld4 {
     pub compare: Option<Operand>,
 }
 
-/// A `txq` query (seed 003, 9.7.10.5).
+/// A `txq` query (PTX ISA 9.7.10.5).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TxqQuery {
     /// `.width`.
@@ -350,7 +350,7 @@ impl TxqQuery {
     }
 }
 
-/// `txq` (seed 003, 9.7.10.5).
+/// `txq` (PTX ISA 9.7.10.5).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Txq {
     /// The attribute.
@@ -363,7 +363,7 @@ pub struct Txq {
     pub target: String,
 }
 
-/// `istypep` (seed 003, 9.7.10.6).
+/// `istypep` (PTX ISA 9.7.10.6).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Istypep {
     /// `.texref`, `.samplerref` or `.surfref`.
@@ -494,11 +494,10 @@ pub struct Symbols {
     /// for them, texture instructions refuse them by name and read zeros
     /// through a register that holds one.
     pub surfaces: HashMap<String, u32>,
-    /// `txq.channel_data_type` / `.channel_order` per header index: the
-    /// source language's enumerations, passed through (seed 003). Absent
+    /// `txq.channel_data_type` / `.channel_order` per header index: the source
+    /// language's enumerations, passed through (PTX ISA 9.7.10.5). Absent
     /// entries report the format's CUDA `cudaChannelFormatKind`
-    /// (`TextureFormat::channel_data_type`), CUDA's one enumeration for
-    /// both.
+    /// (`TextureFormat::channel_data_type`), CUDA's one enumeration for both.
     pub channel: HashMap<u32, [u32; 2]>,
 }
 
@@ -525,7 +524,7 @@ pub struct PtxContext<'a> {
     pub pools: &'a Pools,
     /// The symbol table.
     pub symbols: &'a Symbols,
-    /// `.target texmode_unified` or `texmode_independent` (seed 003,
+    /// `.target texmode_unified` or `texmode_independent` (PTX ISA 9.7.10.1,
     /// "Texturing Modes").
     pub mode: TexturingMode,
     /// The profile; [`Profile::PTX`].
@@ -733,10 +732,9 @@ fn bad_mod(s: Option<&&str>) -> PtxError {
     PtxError::BadModifier(s.map_or_else(|| "<missing>".to_string(), |s| s.to_string()))
 }
 
-/// Parses one PTX texture instruction (`tex`, `tld4`, `txq`, `istypep`;
-/// seed 003 9.7.10.3-6, seed 002). A trailing `;` and `//` comment are
-/// allowed. Immediate offsets outside `-8..7` and offsets on cubes are
-/// rejected here.
+/// Parses one PTX texture instruction (`tex`, `tld4`, `txq`, `istypep`; PTX ISA
+/// 9.7.10.3-6). A trailing `;` and `//` comment are allowed. Immediate offsets
+/// outside `-8..7` and offsets on cubes are rejected here.
 pub fn parse(line: &str) -> PtxResult<Instr> {
     let line = line.split("//").next().unwrap_or("").trim();
     let line = line.strip_suffix(';').unwrap_or(line).trim();
@@ -790,7 +788,7 @@ fn parse_tex(mods: &[&str], ops: &[String]) -> PtxResult<Tex> {
     if let Some(extra) = it.next() {
         return Err(PtxError::BadModifier(extra.to_string()));
     }
-    // .cube/.acube require .f32, .2dms/.a2dms require .s32 (seed 003).
+    // .cube/.acube require .f32, .2dms/.a2dms require .s32 (PTX ISA 9.7.10.3).
     match (geom, ctype) {
         (Geom::Cube | Geom::Acube, CType::S32) | (Geom::D2ms | Geom::A2dms, CType::F32) => {
             return Err(PtxError::BadModifier(
@@ -965,7 +963,7 @@ pub fn run(ctx: &PtxContext<'_>, line: &str, regs: &mut Regs) -> PtxResult<()> {
     execute(ctx, &parse(line)?, regs)
 }
 
-/// Executes one instruction on the active lanes of `regs` (seed 003).
+/// Executes one instruction on the active lanes of `regs` (PTX ISA 9.7.10).
 ///
 /// Errors are front-end errors: unknown symbols or registers, a sampler
 /// operand the texturing mode forbids or lacks, a `.surfref` symbol as a
@@ -981,11 +979,10 @@ pub fn execute(ctx: &PtxContext<'_>, instr: &Instr, regs: &mut Regs) -> PtxResul
     }
 }
 
-/// What a `.u64` register that holds "the address of" an opaque variable
-/// names (seed 003: indirect texture access, "operand `a` is a `.u64`
-/// register holding the address of a `.texref` variable"; `istypep`,
-/// "whether register `a` points to an opaque variable of a specified
-/// type").
+/// What a `.u64` register that holds "the address of" an opaque variable names
+/// (PTX ISA 9.7.10: indirect texture access, "operand `a` is a `.u64` register
+/// holding the address of a `.texref` variable"; `istypep`, "whether register
+/// `a` points to an opaque variable of a specified type").
 ///
 /// The encoding is the emulator's: bits 63:32 give the kind (0 `.texref`,
 /// 1 `.samplerref`, 2 `.surfref`) and bits 31:0 the object (a packed
@@ -1031,11 +1028,11 @@ fn read_u64(regs: &Regs, name: &str) -> Option<[u64; 4]> {
         .or_else(|| regs.get(name).map(|w| w.map(u64::from)))
 }
 
-/// The texture handles of a texture operand, per lane: a `.texref` symbol
-/// (the same handle in every lane), or, in unified mode, a `.u64` register
-/// (indirect access, seed 003), each lane its own; a lane whose register
-/// names no `.texref` (a surface, a sampler, garbage) gets `None` and
-/// reads zeros. A `.samplerref` or `.surfref` symbol is an error.
+/// The texture handles of a texture operand, per lane: a `.texref` symbol (the
+/// same handle in every lane), or, in unified mode, a `.u64` register (indirect
+/// access, PTX ISA 9.7.10), each lane its own; a lane whose register names no
+/// `.texref` (a surface, a sampler, garbage) gets `None` and reads zeros. A
+/// `.samplerref` or `.surfref` symbol is an error.
 fn texture_handles(
     ctx: &PtxContext<'_>,
     name: &str,
@@ -1082,8 +1079,9 @@ fn sampler_indices(ctx: &PtxContext<'_>, name: &str, regs: &Regs) -> PtxResult<[
 }
 
 /// The handles a texture/sampler pair names under the texturing mode, per
-/// lane: unified refuses a sampler operand, independent requires one (seed
-/// 003, "Texturing Modes"), except for multisample fetches, which use none.
+/// lane: unified refuses a sampler operand, independent requires one (PTX
+/// ISA 9.7.10.1, "Texturing Modes"), except for multisample fetches, which
+/// use none.
 fn combined_handles(
     ctx: &PtxContext<'_>,
     texture: &str,
@@ -1110,7 +1108,7 @@ fn combined_handles(
 }
 
 /// Reads an offset vector per lane, checking `-8..7` in the active lanes
-/// (seed 003).
+/// (PTX ISA 9.7.10.3).
 fn read_offset(regs: &Regs, e: &[Operand]) -> PtxResult<[[i32; 3]; 4]> {
     let mut out = [[0i32; 3]; 4];
     for (k, op) in e.iter().take(3).enumerate() {
@@ -1179,7 +1177,7 @@ fn coord(v: u32, ctype: CType) -> f32 {
 }
 
 /// Builds the quad: `[s, t, r, layer]` per lane, the layer an exact
-/// integer (`.u32`, SEMANTICS.md §5).
+/// integer (`.u32`, docs/semantics.md §5).
 fn build_quad(geom: Geom, ctype: CType, c: &[[u32; 4]], active: u8) -> Quad {
     let mut coords = [[0f32; 4]; 4];
     for (lane, out) in coords.iter_mut().enumerate() {
@@ -1203,8 +1201,8 @@ fn build_quad(geom: Geom, ctype: CType, c: &[[u32; 4]], active: u8) -> Quad {
     }
 }
 
-/// Writes a quad result: zeros where `p` is false (seed 003: "data loaded
-/// will be all zeros"), then the destination type's packing.
+/// Writes a quad result: zeros where `p` is false (PTX ISA 9.7.10.3: "data
+/// loaded will be all zeros"), then the destination type's packing.
 fn write_result(
     r: &QuadResult,
     dtype: DType,
@@ -1212,7 +1210,7 @@ fn write_result(
     pred: Option<&String>,
     regs: &mut Regs,
 ) {
-    // PTX's `p` is true when resident (seed 003), whatever polarity the
+    // PTX's `p` is true when resident (PTX ISA 9.7.10.3), whatever polarity the
     // context's profile gives SASS `Ps`.
     let resident = r.resident;
     let mut words = [[0u32; 4]; 4];
@@ -1324,15 +1322,15 @@ fn exec_tld4(ctx: &PtxContext<'_>, t: &Tld4, regs: &mut Regs) -> PtxResult<()> {
     Ok(())
 }
 
-/// `max(1, dim >> lod)` (seed 003, "Mipmaps"); a LOD of 32 or more (or a
-/// negative one, read unsigned) gives 1.
+/// `max(1, dim >> lod)` (PTX ISA 9.7.10.2, "Mipmaps"); a LOD of 32 or more (or
+/// a negative one, read unsigned) gives 1.
 fn level_dim(dim: u32, lod: u32) -> u32 {
     dim.checked_shr(lod).unwrap_or(0).max(1)
 }
 
-/// The texture attributes of `txq` for `view` (seed 003, 9.7.10.5;
-/// SEMANTICS.md §5): extents are the view's base level shifted by `lod`;
-/// `array_size`, `num_mipmap_levels` and `num_samples` are 0 when not
+/// The texture attributes of `txq` for `view` (PTX ISA 9.7.10.5;
+/// docs/semantics.md §5 and §9): extents are the view's base level shifted by
+/// `lod`; `array_size`, `num_mipmap_levels` and `num_samples` are 0 when not
 /// applicable (cube arrays count cubes).
 pub fn texture_query(
     view: &TextureHeader,
@@ -1381,7 +1379,7 @@ pub fn texture_query(
 fn exec_txq(ctx: &PtxContext<'_>, t: &Txq, regs: &mut Regs) -> PtxResult<()> {
     let value: [u32; 4] = if t.query.is_sampler_query() {
         // Unified: sampler state through the .texref; independent: a
-        // .samplerref (seed 003).
+        // .samplerref (PTX ISA 9.7.10.1).
         let hs: [Option<Handle>; 4] = match ctx.mode {
             TexturingMode::Unified => texture_handles(ctx, &t.target, regs)?,
             TexturingMode::Independent => {
@@ -1439,7 +1437,7 @@ fn sampler_valid(ctx: &PtxContext<'_>, si: u32) -> bool {
         .istypep(OpaqueType::Samplerref, Handle((si & 0xfff) << 20))
 }
 
-/// `istypep` (seed 003, 9.7.10.6): true where the operand names a valid
+/// `istypep` (PTX ISA 9.7.10.6): true where the operand names a valid
 /// opaque variable of the type. Textures and samplers are valid when their
 /// pool slot is; surfaces when the symbol table declares one with that
 /// index ([`Symbols::surfaces`]).

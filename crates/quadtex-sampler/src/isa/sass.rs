@@ -1,24 +1,25 @@
-//! NVIDIA SASS texture instructions: TLD4 (seed 000), TMML.LOD (seed
-//! 001), and TEX, TLD and TXQ on a four-lane register file.
+//! NVIDIA SASS texture instructions: TLD4 and TMML.LOD (NVIDIA's SASS
+//! instruction reference for each; docs/semantics.md §1, §2 and §11), and
+//! TEX, TLD and TXQ on a four-lane register file.
 //!
 //! What lives here: the register file of one quad ([`RegFile`]), the
 //! instruction structs ([`Tld4`], [`TmmlLod`], [`Tex`], [`Tld`], [`Txq`],
 //! [`Instruction`]), their text parser ([`parse`]), operand decoding (the
-//! Ra/Rb packing tables and the alignment rules of seed 001, which seed 000
-//! shares), AOFFI/PTP unpacking and the destination write-back. What does
-//! not: the sampling, gather, fetch and query cores themselves
-//! ([`crate::sample()`], [`crate::gather()`], [`crate::fetch()`],
-//! [`crate::query_lod`], [`crate::query`]).
+//! Ra/Rb packing tables and the alignment rules of the TMML reference, which
+//! TLD4 shares; docs/semantics.md §11), AOFFI/PTP unpacking and the
+//! destination write-back. What does not: the sampling, gather, fetch and
+//! query cores themselves ([`crate::sample()`], [`crate::gather()`],
+//! [`crate::fetch()`], [`crate::query_lod`], [`crate::query`]).
 //!
-//! No seed gives TEX, TLD or TXQ. Their syntax follows the TLD4/TMML
-//! lines of seeds 000/001, and their operand packing the same tables
-//! (array index in Ra+0 bits 15:0, then s, t, r; Rb+0 the handle under
-//! `.B`, then LOD or bias, offsets, reference; absent parameters compact
-//! upwards), in the order Mesa's NAK (`nak_nir_lower_tex.c`, `lower_tex`
-//! for `sm >= 50`) builds its two source vectors; each struct's doc gives
-//! its table and sources.
+//! None of the references quadtex follows documents TEX, TLD or TXQ. Their
+//! syntax follows the TLD4/TMML lines, and their operand packing the same
+//! tables (array index in Ra+0 bits 15:0, then s, t, r; Rb+0 the handle
+//! under `.B`, then LOD or bias, offsets, reference; absent parameters
+//! compact upwards), in the order Mesa's NAK (`nak_nir_lower_tex.c`,
+//! `lower_tex` for `sm >= 50`) builds its two source vectors; each struct's
+//! doc gives its table and sources.
 //!
-//! Emulator choices the seeds leave open:
+//! Emulator choices the TLD4 and TMML references leave open:
 //! - `.phase` (`.T`, `.P`) only steers the hardware's scheduling hash; it
 //!   is accepted and has no effect.
 //! - The handle (`.B`), the offsets and the reference are per-lane
@@ -29,12 +30,12 @@
 //!   partial-quad rule always see the whole quad (an offset never changes
 //!   the LOD).
 //! - Coordinates are read from all four lanes' registers, active or not, so
-//!   `.NDV` derivatives see the stale registers of inactive lanes, as seed
-//!   000 describes.
+//!   `.NDV` derivatives see the stale registers of inactive lanes, as the
+//!   TLD4 reference describes.
 //! - A lane whose guard predicate (`@Pg`) is false does not run at all.
 //! - `.NODEP`: helper lanes skip the fetch and keep their destinations, but
 //!   their coordinates still feed the live lanes' derivatives and they
-//!   still count for the partial-quad rule (SEMANTICS.md §3, inferred).
+//!   still count for the partial-quad rule (docs/semantics.md §3, inferred).
 //! - `.NDV` on TLD4 only matters for a `TWO_D_NO_MIPMAP` header (TLD4 as
 //!   TEX), where `GatherArgs::ndv` carries it to the TEX path.
 
@@ -128,7 +129,7 @@ impl RegFile {
 }
 
 /// What an instruction can refuse: bad text, or an operand combination the
-/// seeds forbid.
+/// TLD4 and TMML references forbid.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IsaError {
     /// A token that does not parse where it stands.
@@ -138,7 +139,8 @@ pub enum IsaError {
         /// What was expected there.
         expected: &'static str,
     },
-    /// A register tuple not aligned to its size (seed 001, alignment rules).
+    /// A register tuple not aligned to its size (the TMML reference's
+    /// alignment rules, docs/semantics.md §11).
     Misaligned {
         /// `"Rd"`, `"Ra"` or `"Rb"`.
         operand: &'static str,
@@ -147,15 +149,15 @@ pub enum IsaError {
         /// The alignment required.
         align: u8,
     },
-    /// RZ given for Ra/Rb although parameters are packed there (seed 001,
-    /// rule 4).
+    /// RZ given for Ra/Rb although parameters are packed there (the TMML
+    /// reference's alignment rule 4).
     RzOperand {
         /// `"Ra"` or `"Rb"`.
         operand: &'static str,
     },
-    /// A modifier or paramA the instruction does not take (seed 000: TLD4
-    /// is 2D/CUBE/ARRAY_2D/ARRAY_CUBE only; AOFFI and PTP are not supported
-    /// with cube maps).
+    /// A modifier or paramA the instruction does not take (the TLD4
+    /// reference: TLD4 is 2D/CUBE/ARRAY_2D/ARRAY_CUBE only; AOFFI and PTP
+    /// are not supported with cube maps).
     Unsupported(&'static str),
 }
 
@@ -180,7 +182,8 @@ impl fmt::Display for IsaError {
 
 impl std::error::Error for IsaError {}
 
-/// `#paramA`: the source coordinate description (seed 000, seed 001 tables).
+/// `#paramA`: the source coordinate description (the TLD4 and TMML
+/// references' tables; docs/semantics.md §11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParamA {
     /// `1D`: s (TMML only).
@@ -199,9 +202,9 @@ pub enum ParamA {
     ArrayCube,
 }
 
-/// The coordinate class a paramA and a header type must share (seed 000:
-/// "array specifiers can be freely used with non-array textures ...
-/// provided the number of coordinates matches").
+/// The coordinate class a paramA and a header type must share (the TLD4
+/// reference: "array specifiers can be freely used with non-array textures
+/// ... provided the number of coordinates matches").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Dim {
     One,
@@ -211,7 +214,8 @@ enum Dim {
 }
 
 impl ParamA {
-    /// Parses the seeds' spelling (`2D`, `ARRAY_CUBE`, ...).
+    /// Parses the TLD4 and TMML references' spelling (`2D`, `ARRAY_CUBE`,
+    /// ...).
     pub fn from_name(s: &str) -> Option<ParamA> {
         Some(match s {
             "1D" => ParamA::OneD,
@@ -239,7 +243,7 @@ impl ParamA {
         }
     }
 
-    /// Whether this is a cube form (no AOFFI/PTP, seed 000).
+    /// Whether this is a cube form (no AOFFI/PTP, the TLD4 reference).
     pub const fn is_cube(self) -> bool {
         matches!(self, ParamA::Cube | ParamA::ArrayCube)
     }
@@ -254,7 +258,7 @@ impl ParamA {
     }
 
     /// Whether the view's type takes this description; a mismatch returns
-    /// zeros (seed 000). Multisample views match nothing.
+    /// zeros (the TLD4 reference). Multisample views match nothing.
     pub fn matches(self, view: &TextureHeader) -> bool {
         let d = match view.kind {
             TextureKind::D1 | TextureKind::D1Array => Dim::One,
@@ -272,7 +276,7 @@ impl ParamA {
     }
 }
 
-/// `.toff` of TLD4 (seed 000).
+/// `.toff` of TLD4 (the TLD4 reference; docs/semantics.md §1).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Toff {
     /// No offset.
@@ -306,7 +310,7 @@ pub struct Guard {
 
 /// Where the handle comes from: `.B` reads it from Rb+0, otherwise it is
 /// the constant-bank word `#tsPtrIdxU13` (`{#smpU05, #tidU08}` in the
-/// Fermi form) (seeds 000 and 001).
+/// Fermi form) (the TLD4 and TMML references; docs/semantics.md §8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TexSource {
     /// `.B`: bindless, `samplerPtr[31:20] | headerPtr[19:0]` in Rb+0.
@@ -315,12 +319,13 @@ pub enum TexSource {
     Bound(u16),
 }
 
-/// The 6-bit two's-complement field at `shift` (AOFFI, PTP; seed 000).
+/// The 6-bit two's-complement field at `shift` (AOFFI, PTP; the TLD4
+/// reference).
 pub const fn s6(word: u32, shift: u32) -> i32 {
     (((word >> shift) & 0x3f) as i32) << 26 >> 26
 }
 
-/// `.AOFFI` unpacked: `[u, v, w]`, each -32..=31 (seed 000).
+/// `.AOFFI` unpacked: `[u, v, w]`, each -32..=31 (the TLD4 reference).
 pub const fn unpack_aoffi(word: u32) -> [i32; 3] {
     [s6(word, 0), s6(word, 8), s6(word, 16)]
 }
@@ -331,7 +336,7 @@ pub const fn pack_aoffi(o: [i32; 3]) -> u32 {
 }
 
 /// `.PTP` unpacked: `[[ds_k, dt_k]; 4]` from `dt1|ds1|dt0|ds0` and
-/// `dt3|ds3|dt2|ds2` (seed 000).
+/// `dt3|ds3|dt2|ds2` (the TLD4 reference).
 pub const fn unpack_ptp(w0: u32, w1: u32) -> [[i32; 2]; 4] {
     [
         [s6(w0, 0), s6(w0, 8)],
@@ -353,7 +358,7 @@ pub const fn pack_ptp(o: [[i32; 2]; 4]) -> [u32; 2] {
 }
 
 /// TLD4: the four texels of the bilinear footprint, one component each
-/// (seed 000):
+/// (the TLD4 reference):
 /// `TLD4.comp{.B}{.toff}{.DC}{.NDV}{.NODEP}{.phase} {Ps,} Rd, Ra{, Rb},
 /// #tsPtrIdxU13 | #tidU08, #smpU05, #paramA{, #wmskU04}`.
 ///
@@ -393,7 +398,7 @@ pub struct Tld4 {
 }
 
 /// TMML.LOD: the level-of-detail words of [`crate::lod::LodResult::raw`]
-/// (seed 001):
+/// (the TMML reference):
 /// `TMML{.B}.LOD{.NDV}{.NODEP}{.phase} Rd, Ra, {Rb}, #tsPtrIdxU13 |
 /// #tidU08, #smpU05, #paramA{, #wmskU04}`.
 ///
@@ -467,12 +472,12 @@ impl TexLod {
     }
 }
 
-/// TEX: a filtered sample (SPA 5.0 form, seeds 000/001 syntax):
+/// TEX: a filtered sample (SPA 5.0 form, the TLD4/TMML syntax):
 /// `TEX{.B}{.LZ|.LB|.LL|.LBA|.LLA}{.AOFFI}{.DC}{.NDV}{.NODEP}{.phase} {Ps,}
 /// Rd, Ra{, Rb}, #tsPtrIdxU13 | #tidU08, #smpU05, #paramA{, #wmskU04}`.
 ///
-/// Operand packing (no seed gives it for TEX; derived from the TLD4/TMML
-/// tables of seeds 000/001 and checked against Mesa's NAK,
+/// Operand packing (none of quadtex's references gives it for TEX; derived
+/// from the TLD4/TMML tables and checked against Mesa's NAK,
 /// `nak_nir_lower_tex.c` `lower_tex` for `sm >= 50`, which fills the first
 /// source with `{array}, coords` and the second with `{handle}, {lod or
 /// bias}, {offset}, {dref}`, absent parameters compacting upwards; yuzu's
@@ -559,7 +564,7 @@ pub enum TldLod {
 /// fetch); `.MS` takes 2D or ARRAY_2D and a multisample header, and has no
 /// levels (NAK uses LOD mode ZERO for `txf_ms`), so `.MS.LL` is refused.
 /// Out of bounds a lane reads zeros with the format's missing components
-/// (0, 0, 0, 1) ([`crate::fetch()`], seed 004).
+/// (0, 0, 0, 1) ([`crate::fetch()`], the D3D `ld2dms` rule).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Tld {
     /// `@Pg` / `@!Pg`.
@@ -690,9 +695,9 @@ pub struct Txq {
 /// A parsed SASS texture instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Instruction {
-    /// TLD4 (seed 000).
+    /// TLD4 (the TLD4 reference).
     Tld4(Tld4),
-    /// TMML.LOD (seed 001).
+    /// TMML.LOD (the TMML reference).
     TmmlLod(TmmlLod),
     /// TEX.
     Tex(Tex),
@@ -723,8 +728,8 @@ impl Instruction {
     }
 }
 
-/// The alignment of a tuple of `n` registers (seed 001, rule 2): 1, 2, or
-/// 4 for 3 and 4.
+/// The alignment of a tuple of `n` registers (the TMML reference, rule 2):
+/// 1, 2, or 4 for 3 and 4.
 const fn align_of(n: usize) -> u8 {
     match n {
         0 | 1 => 1,
@@ -733,7 +738,8 @@ const fn align_of(n: usize) -> u8 {
     }
 }
 
-/// Seed 001 rules 1, 2 and 4 for Rd, Ra and Rb.
+/// The TMML reference's rules 1, 2 and 4 for Rd, Ra and Rb
+/// (docs/semantics.md §11).
 fn check_regs(rd: u8, wmsk: u8, ra: u8, na: usize, rb: u8, nb: usize) -> Result<(), IsaError> {
     if wmsk > 0xf {
         return Err(IsaError::Unsupported("write mask wider than 4 bits"));
@@ -809,7 +815,7 @@ fn handles(regs: &RegFile, pools: &Pools, source: TexSource, rb: u8) -> [Handle;
 
 /// The operand prologue every form shares: the lanes that run after the
 /// guard, the lanes that fetch and write (`.NODEP` drops the helpers:
-/// SEMANTICS.md §3, "killed lanes skip the fetch"; they still feed the
+/// docs/semantics.md §3, "killed lanes skip the fetch"; they still feed the
 /// live lanes' derivatives and count for the partial-quad rule), each
 /// lane's handle (`.B`: the register `src`,
 /// otherwise the constant bank), and a cursor over the parameter registers
@@ -857,8 +863,8 @@ impl Prologue {
     }
 
     /// The next parameter register's words per lane when `present`
-    /// (advancing the cursor: absent parameters compact upwards, seed 001);
-    /// zeros otherwise.
+    /// (advancing the cursor: absent parameters compact upwards, the TMML
+    /// reference); zeros otherwise.
     fn take(&mut self, regs: &RegFile, present: bool) -> [u32; 4] {
         if !present {
             return [0; 4];
@@ -925,7 +931,7 @@ impl Tld4 {
         matches!(self.source, TexSource::Bindless) as usize + self.toff.regs() + self.dc as usize
     }
 
-    /// The operand rules of seeds 000 and 001.
+    /// The operand rules of the TLD4 and TMML references.
     pub fn validate(&self) -> Result<(), IsaError> {
         if !matches!(
             self.param_a,
@@ -1014,7 +1020,7 @@ impl TmmlLod {
         matches!(self.source, TexSource::Bindless) as usize
     }
 
-    /// The operand rules of seed 001.
+    /// The operand rules of the TMML reference.
     pub fn validate(&self) -> Result<(), IsaError> {
         check_regs(
             self.rd,
@@ -1113,8 +1119,8 @@ impl Tex {
     }
 
     /// The operand rules: AOFFI is not supported with cube maps and depth
-    /// compare not with 3D textures (seed 000, TLD4 `.toff` and `.DC`,
-    /// which TEX shares); seed 001's alignment and RZ rules.
+    /// compare not with 3D textures (the TLD4 reference, `.toff` and `.DC`,
+    /// which TEX shares); the TMML reference's alignment and RZ rules.
     pub fn validate(&self) -> Result<(), IsaError> {
         if self.param_a.is_cube() && self.aoffi {
             return Err(IsaError::Unsupported("AOFFI with a cube paramA"));
@@ -1213,8 +1219,8 @@ impl Tld {
             + self.aoffi as usize
     }
 
-    /// The operand rules (see [`Tld`]) and seed 001's alignment and RZ
-    /// rules.
+    /// The operand rules (see [`Tld`]) and the TMML reference's alignment
+    /// and RZ rules.
     pub fn validate(&self) -> Result<(), IsaError> {
         if self.param_a.is_cube() {
             return Err(IsaError::Unsupported(
@@ -1238,7 +1244,8 @@ impl Tld {
     }
 
     /// Whether the view takes this fetch: a multisample header for `.MS`,
-    /// otherwise [`ParamA::matches`]; a mismatch returns zeros (seed 000).
+    /// otherwise [`ParamA::matches`]; a mismatch returns zeros (the TLD4
+    /// reference).
     fn matches(&self, view: &TextureHeader) -> bool {
         if self.ms {
             view.kind.is_multisample()
@@ -1335,7 +1342,7 @@ fn tsc_fixed(v: f32, lo: i32, hi: i32, mask: u32) -> u32 {
 /// The words of a TXQ query on a valid header (and sampler, for the
 /// sampler queries; `None` when the query needs one and there is none).
 /// `operand` is the level (dimension) or sample index (sample position).
-/// Sampler encodings follow the TSC fields (SEMANTICS.md §2 "NVIDIA
+/// Sampler encodings follow the TSC fields (docs/semantics.md §2 "NVIDIA
 /// quantisation", §5): filters POINT 1 / LINEAR 2, mip filter NONE 1 /
 /// POINT 2 / LINEAR 3, min/max LOD U4.8, bias S5.8 (13 bits); that TXQ
 /// returns the raw TSC fields is inferred.
@@ -1418,7 +1425,7 @@ impl Txq {
         matches!(self.source, TexSource::Bindless) as usize + self.mode.has_operand() as usize
     }
 
-    /// Seed 001's alignment and RZ rules for Rd and Ra.
+    /// The TMML reference's alignment and RZ rules for Rd and Ra.
     pub fn validate(&self) -> Result<(), IsaError> {
         check_regs(self.rd, self.wmsk, self.ra, self.ra_count(), RZ, 0)
     }
@@ -1517,8 +1524,9 @@ fn parse_imm(t: &str) -> Option<u32> {
     }
 }
 
-/// Parses one SASS texture instruction: TLD4 (seed 000) or TMML.LOD (seed
-/// 001), e.g. `TLD4.R R8, R0, 5, 2D, 0xf;`, `TMML.LOD R2, R6, 6, 2D, 0x3;`,
+/// Parses one SASS texture instruction: TLD4 (the TLD4 reference) or
+/// TMML.LOD (the TMML reference), e.g. `TLD4.R R8, R0, 5, 2D, 0xf;`,
+/// `TMML.LOD R2, R6, 6, 2D, 0x3;`,
 /// `@!P1 TLD4.G.B.AOFFI.DC P0, R8, R0, R4, 0x20, ARRAY_2D, 0xf;` or the
 /// `#tidU08, #smpU05` form `TLD4.R R4, R0, 0x10, 0x2, CUBE;`. Case is not
 /// significant; scheduling suffixes (`&req_6`, `?sched`) are not taken.
@@ -1851,7 +1859,8 @@ fn parse_tmml(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<TmmlL
 // ---------------------------------------------------------------------------
 
 impl ParamA {
-    /// The seeds' spelling, as [`ParamA::from_name`] parses it.
+    /// The TLD4 and TMML references' spelling, as [`ParamA::from_name`]
+    /// parses it.
     pub const fn name(self) -> &'static str {
         match self {
             ParamA::OneD => "1D",
@@ -1917,7 +1926,7 @@ fn write_operands(
     if rb != RZ {
         write!(f, "{}, ", Reg(rb))?;
     }
-    // Under .B the immediate is ignored (seed 000); 0 stands for it.
+    // Under .B the immediate is ignored (the TLD4 reference); 0 stands for it.
     let ts = match source {
         TexSource::Bindless => 0,
         TexSource::Bound(ts) => ts,
@@ -2058,7 +2067,8 @@ mod tests {
     }
 
     /// Pools with `v` at header 5 and `s` at sampler 2, the handle at
-    /// constant-bank words 5, 6 (the seeds' examples) and 0x210 (`{smp 2, tid 0x10}`).
+    /// constant-bank words 5, 6 (the TLD4 and TMML references' examples) and
+    /// 0x210 (`{smp 2, tid 0x10}`).
     fn pools(v: TextureHeader, s: SamplerHeader) -> Pools {
         let mut p = Pools::new();
         p.set_header(HEADER, v).unwrap();
@@ -2120,6 +2130,8 @@ mod tests {
         [0, 1, 2, 3].map(|c| regs.get(lane, rd + c))
     }
 
+    // `seed_000` in the name: the example of the SASS TLD4 reference
+    // (docs/semantics.md §1 "Output order").
     #[test]
     fn seed_000_example_returns_the_footprint_counter_clockwise() {
         let v = rgba_2x2();
