@@ -94,10 +94,15 @@ pub(crate) trait Fv:
     fn min(self, o: Self) -> Self;
     /// Division.
     fn div(self, o: Self) -> Self;
-    /// `self / 255` correctly rounded, for lanes holding integers in
-    /// `[0, 2^24)` (integer filtering's last step; tested on every such
-    /// integer at every level).
-    fn div255(self) -> Self;
+    /// `self / (255 * 2^shift)` correctly rounded, for lanes holding
+    /// integers in `[0, 2^24)` and `shift` in `0..=16` (integer
+    /// filtering's last step; tested on every such integer at every
+    /// level).
+    fn div255(self, shift: i32) -> Self;
+    /// `self * b + c`, for operands whose product and sum are exact in
+    /// f32 (so one rounding or two give the same bits): an FMA where the
+    /// level has one.
+    fn mul_add_exact(self, b: Self, c: Self) -> Self;
     /// `<`.
     fn lt(self, o: Self) -> Self::M;
     /// `<=`.
@@ -138,6 +143,8 @@ pub(crate) trait Iv:
     fn shr(self, k: i32) -> Self;
     /// Shift left by `k` (0..32).
     fn shl(self, k: i32) -> Self;
+    /// Logical shift right by `k` (0..32): zeros in.
+    fn shr_u(self, k: i32) -> Self;
     /// Per 16-bit half of every lane, the low 16 bits of the product of
     /// the two halves (`pmullw`).
     fn mul_lo16(self, o: Self) -> Self;
@@ -283,8 +290,13 @@ impl<const N: usize> Fv for F<N> {
         F(lanewise!(N, [0.0; N], |i| self.0[i] / o.0[i]))
     }
     #[inline(always)]
-    fn div255(self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i] / 255.0))
+    fn div255(self, shift: i32) -> Self {
+        let d = 255.0 * pow2(shift);
+        F(lanewise!(N, [0.0; N], |i| self.0[i] / d))
+    }
+    #[inline(always)]
+    fn mul_add_exact(self, b: Self, c: Self) -> Self {
+        F(lanewise!(N, [0.0; N], |i| self.0[i] * b.0[i] + c.0[i]))
     }
     #[inline(always)]
     fn lt(self, o: Self) -> M<N> {
@@ -338,6 +350,10 @@ impl<const N: usize> Iv for I<N> {
     #[inline(always)]
     fn shl(self, k: i32) -> Self {
         I(lanewise!(N, [0; N], |i| self.0[i] << k))
+    }
+    #[inline(always)]
+    fn shr_u(self, k: i32) -> Self {
+        I(lanewise!(N, [0; N], |i| ((self.0[i] as u32) >> k) as i32))
     }
     #[inline(always)]
     fn mul_lo16(self, o: Self) -> Self {
@@ -414,6 +430,12 @@ impl<const N: usize> Mv for M<N> {
 /// `N` f32 lanes.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct F<const N: usize>(pub(crate) [f32; N]);
+
+/// `2^k` for `k` in `-126..=127`, exactly.
+#[inline(always)]
+pub(crate) const fn pow2(k: i32) -> f32 {
+    f32::from_bits(((127 + k) as u32) << 23)
+}
 
 /// `N` i32 lanes.
 #[derive(Clone, Copy, Debug)]
@@ -628,7 +650,7 @@ mod level_tests {
     impl LaneKernel for Ops {
         type Out = Vec<[u32; 16]>;
         fn run<L: Lanes>(self, l: L) -> Vec<[u32; 16]> {
-            let mut out = vec![[0u32; 16]; 37];
+            let mut out = vec![[0u32; 16]; 40];
             for base in (0..16).step_by(L::N) {
                 let (a, b) = (l.load(&self.a[base..]), l.load(&self.b[base..]));
                 let k = l.load_i(&self.k[base..]);
@@ -663,6 +685,11 @@ mod level_tests {
                     k.nonzero().select(a, b),
                     k.f16_lo(),
                     k.f16_hi(),
+                    // Operands whose product and sum are exact.
+                    (k & l.i(0xfff)).to_f32().mul_add_exact(
+                        (k.shr(12) & l.i(0xfff)).to_f32(),
+                        (k.shr(24) & l.i(0xff)).to_f32(),
+                    ),
                 ];
                 let is = [
                     k + ki,
@@ -675,6 +702,8 @@ mod level_tests {
                     l.lookup16(LOOKUP, k.shr(4)),
                     Iv::max(k, ki),
                     k.mul_lo16(ki | k.shl(7)),
+                    k.shr_u(3),
+                    k.shr_u(31),
                 ];
                 for (o, v) in out.iter_mut().zip(fs) {
                     let mut t = [0.0f32; 16];
@@ -796,7 +825,9 @@ mod level_tests {
     fn quad_shuffles_match_their_definition_at_every_level() {
         let v: [[f32; 16]; 4] =
             std::array::from_fn(|k| std::array::from_fn(|i| (100 * k + i) as f32));
-        for level in SimdLevel::ALL {
+        // The levels this CPU runs: a level it lacks runs the best one
+        // below, whose vectors hold fewer quads than `lanes()` says.
+        for level in SimdLevel::ALL.into_iter().filter(|l| l.supported()) {
             let n = level.lanes();
             let got = run_at(level, Shuffles { v });
             let per = n / 4;
@@ -843,6 +874,7 @@ mod level_tests {
     struct Div255 {
         first: u32,
         count: u32,
+        shift: i32,
     }
 
     impl LaneKernel for Div255 {
@@ -855,9 +887,10 @@ mod level_tests {
                 for (i, v) in x.iter_mut().enumerate().take(L::N) {
                     *v = (t + i as u32) as f32;
                 }
-                l.store(l.load(&x).div255(), &mut y);
+                l.store(l.load(&x).div255(self.shift), &mut y);
+                let d = 255.0 * pow2(self.shift);
                 for i in 0..L::N {
-                    if y[i] != x[i] / 255.0 {
+                    if y[i] != x[i] / d {
                         return Some(t + i as u32);
                     }
                 }
@@ -869,15 +902,20 @@ mod level_tests {
 
     #[test]
     fn div255_is_the_correctly_rounded_quotient_at_every_level() {
+        // Unscaled, and at the two scales integer filtering divides by
+        // (one level: 255 * 2^8; two: 255 * 2^16).
         for level in SimdLevel::ALL {
-            let bad = run_at(
-                level,
-                Div255 {
-                    first: 0,
-                    count: 1 << 24,
-                },
-            );
-            assert_eq!(bad, None, "{level:?}");
+            for shift in [0, 8, 16] {
+                let bad = run_at(
+                    level,
+                    Div255 {
+                        first: 0,
+                        count: 1 << 24,
+                        shift,
+                    },
+                );
+                assert_eq!(bad, None, "{level:?} shift {shift}");
+            }
         }
     }
 

@@ -290,8 +290,9 @@ pub(crate) struct Plan<'a> {
     border_raw: Option<[f32; 4]>,
     /// The common shape, for which the 8-bit RGBA kernels are compiled
     /// apart ([`SIMPLE`]): not a cube, no compare, no border, no
-    /// anisotropy, `repeat` or `clamp_to_edge` on both axes, and one LOD
-    /// per quad from its coarse derivatives (or the base level).
+    /// anisotropy, `repeat` or `clamp_to_edge` on both axes, and the LOD
+    /// from the quad's coarse or fine derivatives (or the base level)
+    /// with no per-lane bias.
     simple: bool,
 }
 
@@ -582,9 +583,8 @@ impl<'a> Plan<'a> {
                 && compare.is_none()
                 && border.is_none()
                 && aniso.is_none()
-                && !fine
-                && !per_pixel
                 && matches!(explicit, Explicit::None)
+                && !matches!(args.lod, Lod::Bias(_))
                 && wrap.iter().all(|w| matches!(w, Wrap::Repeat | Wrap::Clamp)),
         })
     }
@@ -1059,8 +1059,8 @@ const R32F: u8 = TexelKind::R32f as u8;
 const RGBA16F: u8 = TexelKind::Rgba16f as u8;
 /// Set in `K` for a plan of the common shape ([`Plan::simple`]): the
 /// kernel is compiled with that shape's facts as constants, so the code
-/// for cubes, borders, compares, anisotropy and per-pixel LODs is not in
-/// it (on AVX2 the general kernel spent more instructions moving its
+/// for cubes, borders, compares, anisotropy and explicit or per-lane-biased
+/// LODs is not in it (on AVX2 the general kernel spent more instructions moving its
 /// footprint through the stack than filtering).
 const SIMPLE: u8 = 0x40;
 const RGBA8_S: u8 = RGBA8 | SIMPLE;
@@ -1612,16 +1612,21 @@ fn filter_level_int<L: Lanes, const K: u8>(
     for (ky, (w0, w1)) in rows.into_iter().enumerate() {
         let rb = (w0 & even).mul_lo16(px0) + (w1 & even).mul_lo16(px1);
         let ga = (w0.shr(8) & even).mul_lo16(px0) + (w1.shr(8) & even).mul_lo16(px1);
-        let h = [rb & low, ga & low, rb.shr(16) & low, ga.shr(16) & low];
+        let h = [rb & low, ga & low, rb.shr_u(16), ga.shr_u(16)];
         for (acc, h) in sum.iter_mut().zip(h) {
-            let v = wy[ky] * h.to_f32();
-            *acc = if ky == 0 { v } else { *acc + v };
+            // (Exact: the FMA's one rounding is the two operations'.)
+            *acc = if ky == 0 {
+                wy[ky] * h.to_f32()
+            } else {
+                wy[ky].mul_add_exact(h.to_f32(), *acc)
+            };
         }
     }
-    // `(sum + 128) >> 8`: the sum over 256 is exact, so is adding 1/2.
+    // `(sum + 128) >> 8`: the sum over 256 is exact, so is adding 1/2
+    // (below 2^16 with 8 fraction bits), in one FMA.
     let (scale, half) = (l.f(1.0 / 256.0), l.f(0.5));
     for v in &mut sum {
-        *v = (*v * scale + half).floor();
+        *v = v.mul_add_exact(scale, half).floor();
     }
     Some(sum)
 }
@@ -1701,7 +1706,7 @@ fn code<L: Lanes>(l: L, words: L::I, shift: i32) -> L::F {
 
 /// Integer filtering's levels (`Ctx::sample_lane`): `T = v_hi * (256 -
 /// f) + v_lo * f` (exact below 2^24) and `T / (255 * 65536)`, correctly
-/// rounded (`div255`, then an exact power-of-two scale).
+/// rounded (`div255` with the power of two folded into its constants).
 #[inline(always)]
 fn levels_int<L: Lanes, const K: u8>(
     l: L,
@@ -1711,25 +1716,23 @@ fn levels_int<L: Lanes, const K: u8>(
     (s, t): (L::F, L::F),
 ) -> Option<[L::F; 4]> {
     let linear = lod.linear;
-    let k = l.f(256.0);
     let lv = level_lanes(l, p, lod.hi, layer);
-    let v0 = filter_level_int::<L, K>(l, p, &lv, linear, (s, t))?;
-    let w0 = lod.w_hi * k;
-    let mut acc = v0;
-    for v in &mut acc {
-        *v = *v * w0;
-    }
-    if !lod.w_lo.eq(l.f(0.0)).all() {
-        let w1 = lod.w_lo * k;
-        let lv1 = level_lanes(l, p, lod.lo, layer);
-        let v1 = filter_level_int::<L, K>(l, p, &lv1, linear, (s, t))?;
-        for (a, v) in acc.iter_mut().zip(v1) {
-            *a = *a + v * w1;
+    let mut acc = filter_level_int::<L, K>(l, p, &lv, linear, (s, t))?;
+    if lod.w_lo.eq(l.f(0.0)).all() {
+        // One level (`w_hi` is 1): `T = 256 v`, and `T / (255 * 65536)`
+        // is `v / (255 * 256)`, the same correctly rounded quotient.
+        for v in &mut acc {
+            *v = v.div255(8);
         }
+        return Some(acc);
     }
-    let scale = l.f(1.0 / 65536.0);
-    for v in &mut acc {
-        *v = v.div255() * scale;
+    let k = l.f(256.0);
+    let (w0, w1) = (lod.w_hi * k, lod.w_lo * k);
+    let lv1 = level_lanes(l, p, lod.lo, layer);
+    let v1 = filter_level_int::<L, K>(l, p, &lv1, linear, (s, t))?;
+    for (a, v) in acc.iter_mut().zip(v1) {
+        // (Exact below 2^24.)
+        *a = v.mul_add_exact(w1, *a * w0).div255(16);
     }
     Some(acc)
 }
@@ -1789,12 +1792,13 @@ fn group<L: Lanes, const K: u8>(
     // Per quad (one quad per lane): the footprint of coarse derivatives
     // or the base level, and (when the LOD is per quad) the selection.
     let simple = simple::<K>();
-    let quad_fp = if simple || (!p.fine && !p.cube && matches!(p.explicit, Explicit::None)) {
+    let quad_fp = if !p.fine && (simple || (!p.cube && matches!(p.explicit, Explicit::None))) {
         Some(coarse_footprint(l, p, &s, &t))
     } else {
         None
     };
     let quad_lod = match &quad_fp {
+        // (Simple plans are per pixel only under fine derivatives.)
         Some(fp) if simple || !p.per_pixel => {
             let fp = Footprint {
                 lambda: fp.lambda,
@@ -1807,12 +1811,9 @@ fn group<L: Lanes, const K: u8>(
         _ => None,
     };
     if simple {
-        // One LOD per quad, already made: each vector's lanes take their
-        // quads' and are filtered at once (no prepared vectors kept
-        // through memory for the loop below).
-        let Some(q) = &quad_lod else {
-            return false;
-        };
+        // One LOD per quad, already made, spread to each vector's lanes,
+        // or under fine derivatives each vector's own; then its pixels at
+        // once (no prepared vectors kept through memory as below).
         let mut k = 0;
         while k < 4 {
             let at = base + k * n;
@@ -1822,7 +1823,15 @@ fn group<L: Lanes, const K: u8>(
                 l.i(0)
             };
             let st = (l.load(&cs[at..]), l.load(&ct[at..]));
-            let lod = spread(l, p, q, k);
+            let lod = match &quad_lod {
+                Some(q) => spread(l, p, q, k),
+                None => select(
+                    l,
+                    p,
+                    fine_footprint(l, p, st.0, st.1),
+                    quad_pattern(l, p.lane_bias),
+                ),
+            };
             if !pixels::<L, K>(l, p, out, &lod, st, layer, l.f(0.0), at) {
                 return false;
             }

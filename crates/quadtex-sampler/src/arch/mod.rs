@@ -324,13 +324,21 @@ pub(crate) mod x86 {
             Fy(avx!(_mm256_div_ps(self.0, o.0)))
         }
         #[inline(always)]
-        fn div255(self) -> Fy {
+        fn div255(self, shift: i32) -> Fy {
             // As `Iy::unorm8`: the reciprocal corrected once by its exact
             // residual, correctly rounded for every integer below 2^24.
-            let r = avx!(_mm256_set1_ps(1.0 / 255.0));
+            // The reciprocal and the divisor scaled by `2^-shift` and
+            // `2^shift` (exact: no result is subnormal) give the quotient
+            // times `2^-shift` with no multiply of its own.
+            let s = crate::lanes::pow2(shift);
+            let r = avx!(_mm256_set1_ps(1.0 / 255.0 * crate::lanes::pow2(-shift)));
             let q = avx!(_mm256_mul_ps(self.0, r));
-            let e = avx!(_mm256_fnmadd_ps(q, _mm256_set1_ps(255.0), self.0));
+            let e = avx!(_mm256_fnmadd_ps(q, _mm256_set1_ps(255.0 * s), self.0));
             Fy(avx!(_mm256_fmadd_ps(e, r, q)))
+        }
+        #[inline(always)]
+        fn mul_add_exact(self, b: Fy, c: Fy) -> Fy {
+            Fy(avx!(_mm256_fmadd_ps(self.0, b.0, c.0)))
         }
         #[inline(always)]
         fn lt(self, o: Fy) -> My {
@@ -385,6 +393,10 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn shl(self, k: i32) -> Iy {
             Iy(avx!(_mm256_sll_epi32(self.0, _mm_cvtsi32_si128(k))))
+        }
+        #[inline(always)]
+        fn shr_u(self, k: i32) -> Iy {
+            Iy(avx!(_mm256_srl_epi32(self.0, _mm_cvtsi32_si128(k))))
         }
         #[inline(always)]
         fn mul_lo16(self, o: Iy) -> Iy {
@@ -728,12 +740,17 @@ pub(crate) mod x86 {
             Fz(avx!(_mm512_div_ps(self.0, o.0)))
         }
         #[inline(always)]
-        fn div255(self) -> Fz {
+        fn div255(self, shift: i32) -> Fz {
             // As `Fy::div255`.
-            let r = avx!(_mm512_set1_ps(1.0 / 255.0));
+            let s = crate::lanes::pow2(shift);
+            let r = avx!(_mm512_set1_ps(1.0 / 255.0 * crate::lanes::pow2(-shift)));
             let q = avx!(_mm512_mul_ps(self.0, r));
-            let e = avx!(_mm512_fnmadd_ps(q, _mm512_set1_ps(255.0), self.0));
+            let e = avx!(_mm512_fnmadd_ps(q, _mm512_set1_ps(255.0 * s), self.0));
             Fz(avx!(_mm512_fmadd_ps(e, r, q)))
+        }
+        #[inline(always)]
+        fn mul_add_exact(self, b: Fz, c: Fz) -> Fz {
+            Fz(avx!(_mm512_fmadd_ps(self.0, b.0, c.0)))
         }
         #[inline(always)]
         fn lt(self, o: Fz) -> Mz {
@@ -788,6 +805,10 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn shl(self, k: i32) -> Iz {
             Iz(avx!(_mm512_sll_epi32(self.0, _mm_cvtsi32_si128(k))))
+        }
+        #[inline(always)]
+        fn shr_u(self, k: i32) -> Iz {
+            Iz(avx!(_mm512_srl_epi32(self.0, _mm_cvtsi32_si128(k))))
         }
         #[inline(always)]
         fn mul_lo16(self, o: Iz) -> Iz {
