@@ -193,7 +193,8 @@ impl Profile {
         ..Profile::NV_SASS
     };
 
-    /// D3D11: 4-bit `aoffimmi`, exact f32 filtering, coarse derivatives.
+    /// D3D11: 4-bit `aoffimmi`, 8-bit weights and LOD fractions rounded
+    /// to nearest even, coarse derivatives.
     pub const D3D11: Profile = Profile {
         gather_offset_bits: 6,
         tex_offset_bits: 4,
