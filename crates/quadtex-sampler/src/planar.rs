@@ -1149,10 +1149,7 @@ const fn is_depth<const K: u8>() -> bool {
 #[inline(always)]
 fn signed_texels<const K: u8>(p: &Plan<'_>) -> bool {
     // A border colour may be negative, -0 or not finite too.
-    K == R32F
-        || K == RGBA16F
-        || (K == DEPTH32 && p.compare.is_none())
-        || (!simple::<K>() && p.border.is_some())
+    K == R32F || K == RGBA16F || (K == DEPTH32 && p.compare.is_none()) || p.border.is_some()
 }
 
 /// One level's footprint of `N` pixels at `(s, t)`, `linear` per lane
@@ -1450,7 +1447,7 @@ fn tap_texels<L: Lanes, const K: u8>(
             if p.nearest && (kx, ky) != (0, 0) {
                 continue;
             }
-            texels[2 * ky + kx] = if !simple::<K>() && taps.seam {
+            texels[2 * ky + kx] = if taps.seam {
                 seam_read::<L, K>(
                     l,
                     p,
@@ -1492,18 +1489,15 @@ fn weigh<L: Lanes, const K: u8>(
     }
     // The border texel as read (compared when the call compares), its
     // channels in the kernel's order.
-    let border = (!simple::<K>())
-        .then_some(p.border_raw)
-        .flatten()
-        .map(|b| match p.compare {
-            Some((op, _)) => [
-                compare(l, op, dref, l.f(b[0])),
-                l.f(0.0),
-                l.f(0.0),
-                l.f(1.0),
-            ],
-            None => [l.f(b[0]), l.f(b[1]), l.f(b[2]), l.f(b[3])],
-        });
+    let border = p.border_raw.map(|b| match p.compare {
+        Some((op, _)) => [
+            compare(l, op, dref, l.f(b[0])),
+            l.f(0.0),
+            l.f(0.0),
+            l.f(1.0),
+        ],
+        None => [l.f(b[0]), l.f(b[1]), l.f(b[2]), l.f(b[3])],
+    });
     // Compares filter channel R alone. (Colour kinds never compare: a
     // constant bound, so the channel loops unroll and `acc` stays in
     // registers.)
@@ -1846,13 +1840,13 @@ fn group<L: Lanes, const K: u8>(
     while k < 4 {
         let at = base + k * n;
         let (mut sk, mut tk) = (s[k], t[k]);
-        let mut layer = if p.array && (simple || !p.cube) {
+        let mut layer = if p.array && !p.cube {
             layers(l, p, l.load(&coords.a[at..]), p.layer_count)
         } else {
             l.i(0)
         };
         let lod = match (&quad_lod, &quad_fp) {
-            _ if !simple && p.cube => {
+            _ if p.cube => {
                 let r = l.load(&coords.r[at..]);
                 let face = CubeFace::new(l, sk, tk, r);
                 let fp = match p.explicit {
