@@ -18,7 +18,6 @@
 
 use quadtex_format::{SampleType, Subresource, Texel, TextureKind};
 
-use crate::batch;
 use crate::header::{AddressMode, Filter, ReductionMode};
 use crate::quad::{Quad, QuadResult, SampleArgs};
 use crate::reference::{floor_index, lane_derivatives, lane_lod, wrap, Ctx, LaneCoords, Selection};
@@ -314,77 +313,5 @@ impl BlockSplit {
             Some(_) => i & (self.dim - 1),
             None => i % self.dim,
         }
-    }
-}
-
-/// Whether a cube view can try the batched kernels (`batch::w4::select_cube`).
-pub(crate) fn handles_cube(ctx: &Ctx<'_>, args: &SampleArgs) -> bool {
-    let smp = ctx.smp;
-    ctx.view.kind.is_cube()
-        && ctx.ty == SampleType::Float
-        && smp.compare.is_none()
-        && args.dref.is_none()
-        && smp.reduction == ReductionMode::WeightedAverage
-        && ctx.view.texture.residency().is_none()
-        && !ctx.format.has_depth()
-        && !ctx.format.has_stencil()
-}
-
-/// Runs `quads` (`lanes / 4` full quads) through the batched kernel of
-/// that width, monomorphised for the decoder; `false` when the batch is
-/// not for it (nothing written).
-pub(crate) fn sample_batch(
-    lanes: usize,
-    ctx: &Ctx<'_>,
-    decoder: &mut Decoder,
-    args: &SampleArgs,
-    quads: &[Quad],
-    out: &mut [QuadResult],
-) -> bool {
-    match decoder {
-        Decoder::Rgba8(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
-        Decoder::Rgba16F(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
-        Decoder::R32F(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
-        Decoder::Blocks(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
-        Decoder::Depth(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
-        Decoder::Any(d) => batch::sample_at(lanes, ctx, d, args, quads, out),
-    }
-}
-
-/// [`sample_batch`] with lane-major RGBA results.
-pub(crate) fn sample_batch_rgba(
-    lanes: usize,
-    ctx: &Ctx<'_>,
-    decoder: &mut Decoder,
-    args: &SampleArgs,
-    quads: &[Quad],
-    out: &mut [[[f32; 4]; 4]],
-) -> bool {
-    match decoder {
-        Decoder::Rgba8(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
-        Decoder::Rgba16F(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
-        Decoder::R32F(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
-        Decoder::Blocks(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
-        Decoder::Depth(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
-        Decoder::Any(d) => batch::sample_rgba_at(lanes, ctx, d, args, quads, out),
-    }
-}
-
-/// [`batch::gather_at`] monomorphised for the decoder.
-pub(crate) fn gather_batch(
-    lanes: usize,
-    ctx: &Ctx<'_>,
-    decoder: &mut Decoder,
-    args: &crate::gather::GatherArgs,
-    quads: &[Quad],
-    out: &mut [QuadResult],
-) -> bool {
-    match decoder {
-        Decoder::Rgba8(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
-        Decoder::Rgba16F(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
-        Decoder::R32F(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
-        Decoder::Blocks(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
-        Decoder::Depth(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
-        Decoder::Any(d) => batch::gather_at(lanes, ctx, d, args, quads, out),
     }
 }

@@ -14,7 +14,6 @@
 #![deny(unsafe_code)]
 
 mod arch;
-mod batch;
 pub mod cpu;
 pub mod error;
 pub mod fetch;
@@ -159,10 +158,10 @@ impl<'a> QuadSampler<'a> {
     /// ([`QuadCoords`], as [`Self::sample_planar`] takes them): result `k`
     /// of each lane (`[T(i0, j1), T(i1, j1), T(i1, j0), T(i0, j0)]`, see
     /// [`gather()`]) in plane `k` of `out` (`r`, `g`, `b`, `a`). The planar
-    /// kernel takes 2D and 2D-array views of its family
-    /// ([`planar::Fallback`]); the rest runs as [`Self::gather_quads`]
-    /// (integer results converted to `f32` by value). Returns `n`; the
-    /// bits are [`Self::gather`]'s either way.
+    /// kernel takes 2D and 2D-array views of float-sampled formats
+    /// ([`planar::Fallback`]); the rest runs quad by quad as
+    /// [`Self::gather`] (integer results converted to `f32` by value).
+    /// Returns `n`; the bits are [`Self::gather`]'s either way.
     pub fn gather_planar(
         &mut self,
         args: &GatherArgs,
@@ -178,69 +177,19 @@ impl<'a> QuadSampler<'a> {
             move |level, out: &mut PlanarOut<'_>, q, end| p.run(level, coords, out, q, end)
         });
         self.drive_planar(n, out, run, |unit, out, from, end| {
-            unit.gather_planar_by_quads(args, coords, out, from, end)
-        })
-    }
-
-    /// Quads `from..end` of a planar call through the other batched
-    /// paths, a chunk at a time, into the planes.
-    fn gather_planar_by_quads(
-        &mut self,
-        args: &GatherArgs,
-        coords: &QuadCoords<'_>,
-        out: &mut PlanarOut<'_>,
-        from: usize,
-        end: usize,
-    ) {
-        const CHUNK: usize = 64;
-        let mut quads = [Quad::new([[0.0; 4]; 4]); CHUNK];
-        let mut res = [QuadResult::EMPTY; CHUNK];
-        let mut at = from;
-        while at < end {
-            let m = (end - at).min(CHUNK);
-            for (k, quad) in quads[..m].iter_mut().enumerate() {
-                let qi = at + k;
-                let lane = |c: &[f32], l: usize| c.get(4 * qi + l).copied().unwrap_or(0.0);
-                *quad = Quad::new([0, 1, 2, 3].map(|l| {
-                    [
-                        lane(coords.s, l),
-                        lane(coords.t, l),
-                        lane(coords.r, l),
-                        lane(coords.a, l),
-                    ]
-                }));
-            }
-            if coords.dref.is_empty() {
-                self.gather_quads_at_width(
-                    batch::NATIVE_QUADS * 4,
-                    args,
-                    &quads[..m],
-                    &mut res[..m],
-                );
-            } else {
-                // Each quad's own references: one call a quad.
-                for k in 0..m {
-                    let args = GatherArgs {
-                        dref: Some(quad_dref(coords, at + k)),
+            for q in from..end {
+                let args = match coords.dref.is_empty() {
+                    true => *args,
+                    // Each quad's own references.
+                    false => GatherArgs {
+                        dref: Some(quad_dref(coords, q)),
                         ..*args
-                    };
-                    self.gather_quads_at_width(
-                        batch::NATIVE_QUADS * 4,
-                        &args,
-                        &quads[k..k + 1],
-                        &mut res[k..k + 1],
-                    );
-                }
+                    },
+                };
+                let r = unit.gather_reference(&args, &quad_of(coords, q));
+                put_planes(out, q, rgba_of(&r));
             }
-            for (k, r) in res[..m].iter().enumerate() {
-                for (l, t) in r.texels.iter().enumerate() {
-                    let v = t.map_or([0.0; 4], |t| t.to_f32());
-                    let i = 4 * (at + k) + l;
-                    (out.r[i], out.g[i], out.b[i], out.a[i]) = (v[0], v[1], v[2], v[3]);
-                }
-            }
-            at += m;
-        }
+        })
     }
 
     /// `tex` on `n` full quads given as planes ([`QuadCoords`]: lane `l` of
@@ -272,7 +221,18 @@ impl<'a> QuadSampler<'a> {
             move |level, out: &mut PlanarOut<'_>, q, end| p.run(level, coords, out, q, end)
         });
         let n = self.drive_planar(n, out, run, |unit, out, from, end| {
-            unit.sample_planar_by_quads(args, coords, out, from, end)
+            for q in from..end {
+                let args = match coords.dref.is_empty() {
+                    true => *args,
+                    // Each quad's own references.
+                    false => SampleArgs {
+                        dref: Some(quad_dref(coords, q)),
+                        ..*args
+                    },
+                };
+                let r = unit.sample_other(&args, &quad_of(coords, q));
+                put_planes(out, q, rgba_of(&r));
+            }
         });
         self.plan = Some((*args, cached));
         n
@@ -296,11 +256,7 @@ impl<'a> QuadSampler<'a> {
         O: FnMut(&mut Self, &mut PlanarOut<'o>, usize, usize),
     {
         let group = self.level.min(SimdLevel::detect()).lanes();
-        let narrow = if SimdLevel::Sse2.supported() {
-            SimdLevel::Sse2
-        } else {
-            SimdLevel::Portable
-        };
+        let narrow = narrow_level();
         let Some(run) = run else {
             other(self, out, 0, n);
             return n;
@@ -318,7 +274,7 @@ impl<'a> QuadSampler<'a> {
                     q += done;
                 }
                 if q < end {
-                    // What no kernel took: the other batched paths.
+                    // What no kernel took goes quad by quad.
                     let e = (q + narrow.lanes()).min(end);
                     other(self, out, q, e);
                     q = e;
@@ -328,181 +284,65 @@ impl<'a> QuadSampler<'a> {
         n
     }
 
-    /// Quads `from..end` of a planar call through the other batched
-    /// paths, a chunk at a time, into the planes.
-    fn sample_planar_by_quads(
-        &mut self,
-        args: &SampleArgs,
-        coords: &QuadCoords<'_>,
-        out: &mut PlanarOut<'_>,
-        from: usize,
-        end: usize,
-    ) {
-        const CHUNK: usize = 64;
-        let mut quads = [Quad::new([[0.0; 4]; 4]); CHUNK];
-        let mut rgba = [[[0.0f32; 4]; 4]; CHUNK];
-        let mut at = from;
-        while at < end {
-            let m = (end - at).min(CHUNK);
-            for (k, quad) in quads[..m].iter_mut().enumerate() {
-                let qi = at + k;
-                let lane = |c: &[f32], l: usize| c.get(4 * qi + l).copied().unwrap_or(0.0);
-                *quad = Quad::new([0, 1, 2, 3].map(|l| {
-                    [
-                        lane(coords.s, l),
-                        lane(coords.t, l),
-                        lane(coords.r, l),
-                        lane(coords.a, l),
-                    ]
-                }));
-            }
-            if coords.dref.is_empty() {
-                self.sample_quads_rgba_at_width(
-                    batch::NATIVE_QUADS * 4,
-                    args,
-                    &quads[..m],
-                    &mut rgba[..m],
-                );
-            } else {
-                // Each quad's own references: one call a quad.
-                for k in 0..m {
-                    let args = SampleArgs {
-                        dref: Some(quad_dref(coords, at + k)),
-                        ..*args
-                    };
-                    self.sample_quads_rgba_at_width(
-                        batch::NATIVE_QUADS * 4,
-                        &args,
-                        &quads[k..k + 1],
-                        &mut rgba[k..k + 1],
-                    );
-                }
-            }
-            for (k, px) in rgba[..m].iter().enumerate() {
-                for (l, v) in px.iter().enumerate() {
-                    let i = 4 * (at + k) + l;
-                    (out.r[i], out.g[i], out.b[i], out.a[i]) = (v[0], v[1], v[2], v[3]);
-                }
-            }
-            at += m;
-        }
+    /// `tex` on one quad: a full quad the planar kernel takes runs on it
+    /// (in a group of its copies at four lanes), else the per-quad SIMD
+    /// kernel where it covers the call, else the scalar reference; all
+    /// give the same bits.
+    pub fn sample(&mut self, args: &SampleArgs, quad: &Quad) -> QuadResult {
+        let mut out = [QuadResult::EMPTY];
+        self.sample_quads_at(narrow_level(), args, std::slice::from_ref(quad), &mut out);
+        out[0]
     }
 
-    /// `tex` on one quad: the SIMD kernel where it covers the call, the
-    /// scalar reference otherwise; both give the same bits.
-    pub fn sample(&mut self, args: &SampleArgs, quad: &Quad) -> QuadResult {
+    /// `tex` on one quad off the planar kernel: the per-quad SIMD kernel
+    /// where it covers the call, the scalar reference otherwise.
+    fn sample_other(&mut self, args: &SampleArgs, quad: &Quad) -> QuadResult {
         if !self.ctx.usable {
             return QuadResult::zeros(quad.running(), self.ctx.ty);
         }
-        let flat = kernel::handles(&self.ctx, args);
-        if quad.running() == 0xf && batch::eligible(&self.ctx, args) {
-            let mut out = [QuadResult::EMPTY];
-            let quads = std::slice::from_ref(quad);
-            if kernel::sample_batch(4, &self.ctx, &mut self.decoder, args, quads, &mut out) {
-                return out[0];
-            }
-        }
-        if flat {
+        if kernel::handles(&self.ctx, args) {
             kernel::sample(&self.ctx, &mut self.decoder, args, quad)
         } else {
             reference::sample(self.ctx.view, self.ctx.smp, self.ctx.profile, args, quad)
         }
     }
 
-    /// TLD4 / `textureGather` on one quad ([`gather()`]): the batched
-    /// kernels for 2D and 2D-array views (AOFFI or PTP offsets, `.DC` depth
-    /// compare), the lane-by-lane [`gather::gather_reference`] otherwise
-    /// (cubes, `TWO_D_NO_MIPMAP`, other address modes); the same bits
-    /// either way.
+    /// TLD4 / `textureGather` on one quad ([`gather()`]): the planar
+    /// kernel for full quads on 2D and 2D-array views of float-sampled
+    /// formats (AOFFI or PTP offsets, `.DC` depth compare), the
+    /// lane-by-lane [`gather::gather_reference`] otherwise (cubes,
+    /// `TWO_D_NO_MIPMAP`, integer formats); the same bits either way.
     pub fn gather(&mut self, args: &GatherArgs, quad: &Quad) -> QuadResult {
         let mut out = [QuadResult::EMPTY];
-        self.gather_quads_at_width(4, args, std::slice::from_ref(quad), &mut out);
+        self.gather_quads_at(narrow_level(), args, std::slice::from_ref(quad), &mut out);
         out[0]
     }
 
-    /// [`Self::gather`] on many quads with the same `args`, several quads
-    /// per register: `out[i]` gets quad `i`'s result, for the first
-    /// `min(quads.len(), out.len())` quads.
+    /// [`Self::gather`] on many quads with the same `args`: `out[i]` gets
+    /// quad `i`'s result, for the first `min(quads.len(), out.len())`
+    /// quads. Full quads run on the planar kernel a group at a time.
     pub fn gather_quads(&mut self, args: &GatherArgs, quads: &[Quad], out: &mut [QuadResult]) {
-        let n = quads.len().min(out.len());
-        let done = self.planar_gather(args, &quads[..n], &mut out[..n]);
-        self.gather_quads_at_width(
-            batch::NATIVE_QUADS * 4,
-            args,
-            &quads[done..n],
-            &mut out[done..n],
-        );
+        self.gather_quads_at(self.level, args, quads, out);
     }
 
-    /// The leading quads of `quads` that the planar gather kernel takes, in
-    /// groups of full quads (coordinates transposed to planes and results
-    /// back): returns how many it wrote to `out`.
-    fn planar_gather(
+    /// [`Self::gather_quads`] with the planar kernel at `level`; returns
+    /// how many quads it took.
+    fn gather_quads_at(
         &mut self,
+        level: SimdLevel,
         args: &GatherArgs,
         quads: &[Quad],
         out: &mut [QuadResult],
     ) -> usize {
-        if !self.ctx.usable {
-            return 0;
-        }
-        let Ok(plan) = planar::GatherPlan::new(&self.ctx, args) else {
-            return 0;
-        };
-        let group = self.level.min(SimdLevel::detect()).lanes();
-        const MAX: usize = 4 * 16;
-        // Every group writes the first `4 * group` entries of each plane
-        // before it reads them: zeroed once, not per group.
-        let mut c = [[0.0f32; MAX]; 4];
-        let mut o = [[0.0f32; MAX]; 4];
-        let mut done = 0;
-        while done + group <= quads.len() {
-            let chunk = &quads[done..done + group];
-            if chunk.iter().any(|q| q.running() != 0xf) {
-                break;
-            }
-            for (q, quad) in chunk.iter().enumerate() {
-                for (l, v) in quad.coords.iter().enumerate() {
-                    for (k, plane) in c.iter_mut().enumerate() {
-                        plane[4 * q + l] = v[k];
-                    }
-                }
-            }
-            let [r, g, b, a] = &mut o;
-            let coords = QuadCoords {
-                s: &c[0][..4 * group],
-                t: &c[1][..4 * group],
-                r: &c[2][..4 * group],
-                a: &c[3][..4 * group],
-                dref: &[],
-            };
-            let mut planes = PlanarOut {
-                r: &mut r[..4 * group],
-                g: &mut g[..4 * group],
-                b: &mut b[..4 * group],
-                a: &mut a[..4 * group],
-            };
-            if plan.run(self.level, &coords, &mut planes, 0, group) != group {
-                break;
-            }
-            for (q, res) in out[done..done + group].iter_mut().enumerate() {
-                for l in 0..4 {
-                    let i = 4 * q + l;
-                    res.texels[l] = Some(quadtex_format::Texel::Float([
-                        o[0][i], o[1][i], o[2][i], o[3][i],
-                    ]));
-                    res.resident[l] = true;
-                }
-            }
-            self.planar_quads += group;
-            done += group;
-        }
-        done
+        let plan = planar::GatherPlan::new(&self.ctx, args).ok();
+        self.run_quads(plan.as_ref(), level, quads, out, put_result, |s, quad| {
+            s.gather_reference(args, quad)
+        })
     }
 
-    /// [`Self::gather_quads`] with a chosen batch width in lanes (4, 8 or
-    /// 16), for tests and profiling. Returns how many quads the batched
-    /// kernels took.
+    /// [`Self::gather_quads`] at the SIMD level of `lanes` lanes (4, 8 or
+    /// 16, each as far as this CPU goes; anything else quad by quad), for
+    /// tests and profiling. Returns how many quads the planar kernel took.
     #[doc(hidden)]
     pub fn gather_quads_at_width(
         &mut self,
@@ -511,15 +351,15 @@ impl<'a> QuadSampler<'a> {
         quads: &[Quad],
         out: &mut [QuadResult],
     ) -> usize {
-        let ok = batch::gather_handles(&self.ctx, args);
-        self.batches(
-            lanes,
-            ok,
-            quads,
-            out,
-            |s, q, o| kernel::gather_batch(lanes, &s.ctx, &mut s.decoder, args, q, o),
-            |s, quad| s.gather_reference(args, quad),
-        )
+        match width_level(lanes) {
+            Some(level) => self.gather_quads_at(level, args, quads, out),
+            None => {
+                for (r, quad) in out.iter_mut().zip(quads) {
+                    *r = self.gather_reference(args, quad);
+                }
+                0
+            }
+        }
     }
 
     fn gather_reference(&self, args: &GatherArgs, quad: &Quad) -> QuadResult {
@@ -530,84 +370,207 @@ impl<'a> QuadSampler<'a> {
     /// the renderer's form. Float results as [`Self::sample`] gives them
     /// (the same bits); integer results converted to `f32` by value; lanes
     /// that did not run read zeros; residency is not reported
-    /// (non-resident texels read zeros anyway). Skips building a
-    /// [`QuadResult`], which is a good part of the cost of a fast quad.
+    /// (non-resident texels read zeros anyway).
     pub fn sample_rgba(&mut self, args: &SampleArgs, quad: &Quad) -> [[f32; 4]; 4] {
-        let mut out = [[[0.0; 4]; 4]];
-        self.sample_quads_rgba_at_width(4, args, std::slice::from_ref(quad), &mut out);
-        out[0]
+        rgba_of(&self.sample(args, quad))
     }
 
     /// [`Self::sample_quads`] with [`Self::sample_rgba`]'s results: the
-    /// fastest way to sample a tile.
+    /// fastest way to sample a tile of quads given quad by quad
+    /// ([`Self::sample_planar`] takes planes).
     pub fn sample_quads_rgba(
         &mut self,
         args: &SampleArgs,
         quads: &[Quad],
         out: &mut [[[f32; 4]; 4]],
     ) {
-        let n = quads.len().min(out.len());
-        let mut pos = 0;
-        while pos < n {
-            pos += self.planar_rgba(args, &quads[pos..n], &mut out[pos..n]);
-            if pos == n {
-                break;
-            }
-            // A group the planar kernel did not take (a partial quad, a
-            // group handed back) goes the other way, and the kernel goes
-            // on after it; without a plan, all of the rest.
-            let step = match &self.plan {
-                Some((_, Some(_))) if self.ctx.usable => {
-                    self.level.min(SimdLevel::detect()).lanes().min(n - pos)
-                }
-                _ => n - pos,
-            };
-            self.sample_quads_rgba_at_width(
-                batch::NATIVE_QUADS * 4,
-                args,
-                &quads[pos..pos + step],
-                &mut out[pos..pos + step],
-            );
-            pos += step;
-        }
+        self.sample_quads_rgba_at(self.level, args, quads, out);
     }
 
-    /// The leading quads of `quads` that the planar kernel takes, in groups
-    /// of full quads (coordinates transposed to planes and results back):
-    /// returns how many it wrote to `out`, the rest are the caller's. The
-    /// plan is kept while `args` stays the same.
-    fn planar_rgba(
+    /// [`Self::sample_quads_rgba`] with the planar kernel at `level`;
+    /// returns how many quads it took.
+    fn sample_quads_rgba_at(
         &mut self,
+        level: SimdLevel,
         args: &SampleArgs,
         quads: &[Quad],
         out: &mut [[[f32; 4]; 4]],
     ) -> usize {
-        if !self.ctx.usable {
-            return 0;
-        }
-        let fresh = !matches!(&self.plan, Some((a, _)) if a == args);
-        if fresh {
-            self.plan = Some((*args, planar::Plan::new(&self.ctx, args).ok().map(Box::new)));
-        }
-        let Some((_, Some(plan))) = &self.plan else {
-            return 0;
-        };
-        let group = self.level.min(SimdLevel::detect()).lanes();
-        const MAX: usize = 4 * 16;
-        // Every group writes the first `4 * group` entries of each plane
-        // before it reads them: zeroed once, not per group.
-        let mut c = [[0.0f32; MAX]; 4];
-        let mut o = [[0.0f32; MAX]; 4];
-        let mut done = 0;
-        while done + group <= quads.len() {
-            let chunk = &quads[done..done + group];
-            if chunk.iter().any(|q| q.running() != 0xf) {
-                break;
+        self.sample_quads_with(
+            level,
+            args,
+            quads,
+            out,
+            |o, px| *o = px,
+            |s, quad| rgba_of(&s.sample_other(args, quad)),
+        )
+    }
+
+    /// [`Self::sample_quads_rgba`] at the SIMD level of `lanes` lanes (4,
+    /// 8 or 16, each as far as this CPU goes; anything else quad by quad),
+    /// for tests and profiling. Returns how many quads the planar kernel
+    /// took.
+    #[doc(hidden)]
+    pub fn sample_quads_rgba_at_width(
+        &mut self,
+        lanes: usize,
+        args: &SampleArgs,
+        quads: &[Quad],
+        out: &mut [[[f32; 4]; 4]],
+    ) -> usize {
+        match width_level(lanes) {
+            Some(level) => self.sample_quads_rgba_at(level, args, quads, out),
+            None => {
+                for (r, quad) in out.iter_mut().zip(quads) {
+                    *r = rgba_of(&self.sample_other(args, quad));
+                }
+                0
             }
-            for (q, quad) in chunk.iter().enumerate() {
+        }
+    }
+
+    /// `tex` on many quads with the same `args` (a tile's worth, say):
+    /// `out[i]` gets quad `i`'s result, for the first
+    /// `min(quads.len(), out.len())` quads. Full quads run on the planar
+    /// kernel a group at a time (16 quads at AVX-512, 8 at AVX2, 4 below),
+    /// the rest as [`Self::sample`]; the bits are [`Self::sample`]'s either
+    /// way.
+    pub fn sample_quads(&mut self, args: &SampleArgs, quads: &[Quad], out: &mut [QuadResult]) {
+        self.sample_quads_at(self.level, args, quads, out);
+    }
+
+    /// [`Self::sample_quads`] with the planar kernel at `level`; returns
+    /// how many quads it took.
+    fn sample_quads_at(
+        &mut self,
+        level: SimdLevel,
+        args: &SampleArgs,
+        quads: &[Quad],
+        out: &mut [QuadResult],
+    ) -> usize {
+        self.sample_quads_with(level, args, quads, out, put_result, |s, quad| {
+            s.sample_other(args, quad)
+        })
+    }
+
+    /// [`Self::sample_quads`] at the SIMD level of `lanes` lanes (4, 8 or
+    /// 16, each as far as this CPU goes; anything else quad by quad), for
+    /// tests and profiling of each level. Returns how many quads the
+    /// planar kernel took.
+    #[doc(hidden)]
+    pub fn sample_quads_at_width(
+        &mut self,
+        lanes: usize,
+        args: &SampleArgs,
+        quads: &[Quad],
+        out: &mut [QuadResult],
+    ) -> usize {
+        match width_level(lanes) {
+            Some(level) => self.sample_quads_at(level, args, quads, out),
+            None => {
+                for (r, quad) in out.iter_mut().zip(quads) {
+                    *r = self.sample_other(args, quad);
+                }
+                0
+            }
+        }
+    }
+
+    /// Many quads with the same `args` through the planar kernel's plan
+    /// for them (kept while `args` stays the same) at `level`, results
+    /// through `put`, the rest through `single`; returns how many quads
+    /// the planar kernel took.
+    fn sample_quads_with<T>(
+        &mut self,
+        level: SimdLevel,
+        args: &SampleArgs,
+        quads: &[Quad],
+        out: &mut [T],
+        put: impl Fn(&mut T, [[f32; 4]; 4]),
+        single: impl FnMut(&mut Self, &Quad) -> T,
+    ) -> usize {
+        // Out of `self` while the driver borrows it.
+        let cached = match self.plan.take() {
+            Some((a, plan)) if a == *args => plan,
+            _ => planar::Plan::new(&self.ctx, args).ok().map(Box::new),
+        };
+        let done = self.run_quads(cached.as_deref(), level, quads, out, put, single);
+        self.plan = Some((*args, cached));
+        done
+    }
+
+    /// The loop behind the quad-by-quad calls: the full quads of `quads`
+    /// through `plan` (the planar kernel at `level`), gathered a group of
+    /// `level.lanes()` at a time (the last group filled up with copies of
+    /// its last quad, four lanes when it fits), coordinates transposed to
+    /// planes and each quad's lane-major results handed to `put`; partial
+    /// quads, the quads of a group the kernel hands back, and every quad
+    /// without a plan through `single`. `out[i]` gets quad `i`'s result
+    /// for the first `min(quads.len(), out.len())` quads; returns how many
+    /// the planar kernel took.
+    fn run_quads<G: GroupKernel, T>(
+        &mut self,
+        plan: Option<&G>,
+        level: SimdLevel,
+        quads: &[Quad],
+        out: &mut [T],
+        put: impl Fn(&mut T, [[f32; 4]; 4]),
+        mut single: impl FnMut(&mut Self, &Quad) -> T,
+    ) -> usize {
+        let n = quads.len().min(out.len());
+        // Unit tests of this crate leave the planar kernel to the
+        // integration tests (which link the library as users get it and
+        // run it at every level): cut out here, it is not compiled into
+        // the unit-test binary, which saves that build several minutes.
+        #[cfg(not(test))]
+        if let Some(plan) = plan.filter(|_| self.ctx.usable) {
+            return self.planar_groups(plan, level, &quads[..n], &mut out[..n], put, single);
+        }
+        #[cfg(test)]
+        let _ = (plan, level, put);
+        for (r, quad) in out[..n].iter_mut().zip(quads) {
+            *r = single(self, quad);
+        }
+        0
+    }
+
+    /// [`Self::run_quads`] with a plan: the group loop.
+    #[cfg(not(test))]
+    fn planar_groups<G: GroupKernel, T>(
+        &mut self,
+        plan: &G,
+        level: SimdLevel,
+        quads: &[Quad],
+        out: &mut [T],
+        put: impl Fn(&mut T, [[f32; 4]; 4]),
+        mut single: impl FnMut(&mut Self, &Quad) -> T,
+    ) -> usize {
+        let n = quads.len().min(out.len());
+        let level = level.min(SimdLevel::detect());
+        const MAX: usize = 16;
+        let mut c = [[0.0f32; 4 * MAX]; 4];
+        let mut o = [[0.0f32; 4 * MAX]; 4];
+        let mut idx = [0usize; MAX];
+        let (mut m, mut taken) = (0, 0);
+        for k in 0..n {
+            if quads[k].running() != 0xf {
+                out[k] = single(self, &quads[k]);
+            } else {
+                idx[m] = k;
+                m += 1;
+            }
+            let last = k + 1 == n;
+            if m == 0 || (m < level.lanes() && !last) {
+                continue;
+            }
+            // A group: full, or the last one filled up with copies.
+            let at = if m <= 4 { narrow_level() } else { level };
+            let group = at.lanes();
+            for g in 0..group {
+                let quad = &quads[idx[g.min(m - 1)]];
                 for (l, v) in quad.coords.iter().enumerate() {
-                    for (k, plane) in c.iter_mut().enumerate() {
-                        plane[4 * q + l] = v[k];
+                    for (plane, x) in c.iter_mut().zip(v) {
+                        plane[4 * g + l] = *x;
                     }
                 }
             }
@@ -625,113 +588,76 @@ impl<'a> QuadSampler<'a> {
                 b: &mut b[..4 * group],
                 a: &mut a[..4 * group],
             };
-            if plan.run(self.level, &coords, &mut planes, 0, group) != group {
-                break;
+            let done = plan.run(at, &coords, &mut planes, 0, group).min(m);
+            for (q, &i) in idx[..done].iter().enumerate() {
+                put(
+                    &mut out[i],
+                    [0, 1, 2, 3].map(|l| {
+                        let j = 4 * q + l;
+                        [o[0][j], o[1][j], o[2][j], o[3][j]]
+                    }),
+                );
             }
-            for (q, res) in out[done..done + group].iter_mut().enumerate() {
-                for (l, px) in res.iter_mut().enumerate() {
-                    let i = 4 * q + l;
-                    *px = [o[0][i], o[1][i], o[2][i], o[3][i]];
-                }
+            // What the kernel handed back.
+            for &i in &idx[done..m] {
+                out[i] = single(self, &quads[i]);
             }
-            self.planar_quads += group;
-            done += group;
+            taken += done;
+            m = 0;
         }
-        done
+        self.planar_quads += taken;
+        taken
     }
+}
 
-    /// [`Self::sample_quads_rgba`] with a chosen batch width in lanes (4, 8
-    /// or 16), for tests and profiling. Returns how many quads the batched
-    /// kernels took.
-    #[doc(hidden)]
-    pub fn sample_quads_rgba_at_width(
-        &mut self,
-        lanes: usize,
-        args: &SampleArgs,
-        quads: &[Quad],
-        out: &mut [[[f32; 4]; 4]],
-    ) -> usize {
-        let ok = batch::eligible(&self.ctx, args);
-        self.batches(
-            lanes,
-            ok,
-            quads,
-            out,
-            |s, q, o| kernel::sample_batch_rgba(lanes, &s.ctx, &mut s.decoder, args, q, o),
-            |s, quad| rgba_of(&s.sample(args, quad)),
-        )
+/// The planar kernel's four-lane level on this CPU (SSE2 on x86-64).
+fn narrow_level() -> SimdLevel {
+    if SimdLevel::Sse2.supported() {
+        SimdLevel::Sse2
+    } else {
+        SimdLevel::Portable
     }
+}
 
-    /// `tex` on many quads with the same `args` (a tile's worth, say):
-    /// `out[i]` gets quad `i`'s result, for the first
-    /// `min(quads.len(), out.len())` quads. Full 2D quads go through the
-    /// batched kernels several quads per register: four per AVX-512
-    /// register when the build targets AVX-512 (`RUSTFLAGS="-C
-    /// target-cpu=native"` on an AVX-512 machine), two per AVX2 register,
-    /// one per SSE register in a baseline build; everything else as
-    /// [`Self::sample`]. The bits are [`Self::sample`]'s either way.
-    pub fn sample_quads(&mut self, args: &SampleArgs, quads: &[Quad], out: &mut [QuadResult]) {
-        self.sample_quads_at_width(batch::NATIVE_QUADS * 4, args, quads, out);
-    }
+/// The SIMD level whose planar kernel runs `lanes` lanes (4, 8 or 16),
+/// as far as this CPU goes.
+fn width_level(lanes: usize) -> Option<SimdLevel> {
+    let level = match lanes {
+        4 => narrow_level(),
+        8 => SimdLevel::Avx2,
+        16 => SimdLevel::Avx512,
+        _ => return None,
+    };
+    Some(level.min(SimdLevel::detect()))
+}
 
-    /// [`Self::sample_quads`] with a chosen batch width in lanes (4, 8 or
-    /// 16; anything else runs quad by quad), for tests and profiling of
-    /// each width. Returns how many quads the batched kernels took.
-    #[doc(hidden)]
-    pub fn sample_quads_at_width(
-        &mut self,
-        lanes: usize,
-        args: &SampleArgs,
-        quads: &[Quad],
-        out: &mut [QuadResult],
-    ) -> usize {
-        let ok = batch::eligible(&self.ctx, args);
-        self.batches(
-            lanes,
-            ok,
-            quads,
-            out,
-            |s, q, o| kernel::sample_batch(lanes, &s.ctx, &mut s.decoder, args, q, o),
-            |s, quad| s.sample(args, quad),
-        )
-    }
+/// A full quad's lane-major planar results as a [`QuadResult`]: float
+/// texels, every lane resident (the planar kernel takes no residency map).
+fn put_result(r: &mut QuadResult, px: [[f32; 4]; 4]) {
+    *r = QuadResult {
+        texels: px.map(|v| Some(quadtex_format::Texel::Float(v))),
+        resident: [true; 4],
+    };
+}
 
-    /// The loop behind every `*_at_width`: `quads` in groups of `lanes / 4`
-    /// through `batch` when `ok` and the width is 4, 8 or 16, each group the
-    /// batch hands back and the remainder through `single`. `out[i]` gets
-    /// quad `i`'s result for the first `min(quads.len(), out.len())` quads;
-    /// returns how many the batches took.
-    fn batches<T>(
-        &mut self,
-        lanes: usize,
-        ok: bool,
-        quads: &[Quad],
-        out: &mut [T],
-        mut batch: impl FnMut(&mut Self, &[Quad], &mut [T]) -> bool,
-        mut single: impl FnMut(&mut Self, &Quad) -> T,
-    ) -> usize {
-        let n = quads.len().min(out.len());
-        let (quads, out) = (&quads[..n], &mut out[..n]);
-        let per = lanes / 4;
-        let (mut done, mut batched) = (0, 0);
-        // Unusable views go quad by quad (`single` gives zeros).
-        if ok && self.ctx.usable && matches!(lanes, 4 | 8 | 16) {
-            while done + per <= n {
-                let (q, o) = (&quads[done..done + per], &mut out[done..done + per]);
-                if batch(self, q, o) {
-                    batched += per;
-                } else {
-                    for (r, quad) in o.iter_mut().zip(q) {
-                        *r = single(self, quad);
-                    }
-                }
-                done += per;
-            }
-        }
-        for (r, quad) in out[done..].iter_mut().zip(&quads[done..]) {
-            *r = single(self, quad);
-        }
-        batched
+/// Quad `q` of a planar call's coordinates (zeros past a plane's end).
+fn quad_of(coords: &QuadCoords<'_>, q: usize) -> Quad {
+    let lane = |c: &[f32], l: usize| c.get(4 * q + l).copied().unwrap_or(0.0);
+    Quad::new([0, 1, 2, 3].map(|l| {
+        [
+            lane(coords.s, l),
+            lane(coords.t, l),
+            lane(coords.r, l),
+            lane(coords.a, l),
+        ]
+    }))
+}
+
+/// Writes a quad's lane-major results into quad `q` of planar outputs.
+fn put_planes(out: &mut PlanarOut<'_>, q: usize, px: [[f32; 4]; 4]) {
+    for (l, v) in px.iter().enumerate() {
+        let i = 4 * q + l;
+        (out.r[i], out.g[i], out.b[i], out.a[i]) = (v[0], v[1], v[2], v[3]);
     }
 }
 
@@ -750,8 +676,9 @@ pub fn integer_filtering(view: &TextureHeader, smp: &SamplerHeader, profile: &Pr
     reference::int_filter(view, smp, profile)
 }
 
-/// Whether [`sample`] runs this call on the SIMD kernels (rather than the
-/// scalar reference): for tests and profiling.
+/// Whether [`sample`] runs this call on the SIMD kernels (the planar
+/// kernel or the per-quad one) rather than the scalar reference: for
+/// tests and profiling.
 pub fn sample_uses_kernel(
     view: &TextureHeader,
     smp: &SamplerHeader,
@@ -759,12 +686,13 @@ pub fn sample_uses_kernel(
     args: &SampleArgs,
 ) -> bool {
     let ctx = reference::Ctx::new(view, smp, profile);
-    ctx.usable && kernel::handles(&ctx, args)
+    ctx.usable && (planar::Plan::new(&ctx, args).is_ok() || kernel::handles(&ctx, args))
 }
 
-/// Whether [`sample`] runs this particular quad on the SIMD kernels: as
-/// [`sample_uses_kernel`], plus cube quads that stay on one face without
-/// crossing an edge. For tests and profiling.
+/// Whether [`sample`] runs this particular quad on the SIMD kernels: the
+/// planar kernel took it (a cube quad whose footprint stays on its face,
+/// say), or the call is one the per-quad kernel covers. For tests and
+/// profiling.
 pub fn quad_uses_kernel(
     view: &TextureHeader,
     smp: &SamplerHeader,
@@ -772,25 +700,12 @@ pub fn quad_uses_kernel(
     args: &SampleArgs,
     quad: &Quad,
 ) -> bool {
-    let ctx = reference::Ctx::new(view, smp, profile);
-    if !ctx.usable {
+    let mut unit = QuadSampler::new(view, smp, profile);
+    if !unit.ctx.usable {
         return false;
     }
-    if kernel::handles(&ctx, args) {
-        return true;
-    }
-    let mut decoder = texels::Decoder::new(ctx.format);
-    let mut out = [QuadResult::EMPTY];
-    kernel::handles_cube(&ctx, args)
-        && batch::handles(&ctx)
-        && kernel::sample_batch(
-            4,
-            &ctx,
-            &mut decoder,
-            args,
-            std::slice::from_ref(quad),
-            &mut out,
-        )
+    unit.sample(args, quad);
+    unit.planar_quads > 0 || kernel::handles(&unit.ctx, args)
 }
 
 /// How many whole quads a planar call covers: the most that every

@@ -24,7 +24,9 @@
 //! without, and the block
 //! formats whose blocks decode through 8-bit RGBA codes (BC1-BC3, BC7,
 //! ETC2 RGB8 / RGB8A1 / RGBA8, read through the texture's RGBA8 mirror,
-//! `Texture::rgba8_mirror`); normalized coordinates, nearest or linear
+//! `Texture::rgba8_mirror`), and every other float-sampled colour format
+//! whose texels are 1, 2, 4, 8 or 16 bytes (`TexelKind::Any`: each
+//! lane's texel decoded by the format crate); normalized coordinates, nearest or linear
 //! filters with any mipmap mode, `repeat` and `mirrored_repeat`
 //! (power-of-two levels), `clamp_to_edge`, `mirror_clamp_to_edge` and
 //! `clamp_to_border` (samples; gathers take the others), anisotropic footprints (up to 16 taps per level, lanes
@@ -41,7 +43,7 @@
 //! group whose coordinates leave the range of exact 32-bit texel indices
 //! (NaN, infinities, beyond 2^24 texels) is handed back whole.
 
-use quadtex_format::{Layout, TextureFormat, TextureKind};
+use quadtex_format::{texel, Layout, SampleType, Texel, TextureFormat, TextureKind};
 
 use crate::arch::{self, LaneKernel};
 use crate::cpu::SimdLevel;
@@ -98,9 +100,11 @@ pub enum Fallback {
     /// Not a 2D, 2D-array, cube or cube-array view (or a cube view of
     /// fewer than six layers); gathers: not a 2D or 2D-array view.
     Kind,
-    /// Not an 8-bit RGBA or BGRA UNORM / sRGB format, R32_SFLOAT,
-    /// R16G16B16A16_SFLOAT, D32_SFLOAT, D16 or D24 UNORM, nor a block format with
-    /// an RGBA8 mirror; a compare on a colour format; or a residency map.
+    /// Not a float-sampled format the kernel reads: an integer format, a
+    /// stencil aspect, texels of 3, 6 or 12 bytes, a block format without
+    /// an RGBA8 mirror, an 8-bit UNORM format other than RGBA / BGRA under
+    /// integer filtering; a compare on a colour format; or a residency
+    /// map.
     Format,
     /// Unnormalized coordinates, a min/max reduction, or a profile with
     /// more than 23 fraction bits (`Profile::validate` refuses those).
@@ -147,6 +151,10 @@ pub(crate) enum TexelKind {
     R32f,
     /// R16G16B16A16_SFLOAT.
     Rgba16f,
+    /// Any other uncompressed float-sampled colour format of 1, 2, 4, 8
+    /// or 16 bytes a texel, each lane's texel decoded by the format
+    /// crate's decoder (`texel::decode`, as the reference reads it).
+    Any,
 }
 
 /// One view-relative level as the kernel addresses it.
@@ -228,8 +236,12 @@ pub(crate) struct Plan<'a> {
     layer_round: LayerRound,
     /// How texels read.
     texel: TexelKind,
-    /// log2 of the bytes per texel (1 for D16, 3 for RGBA16F, 2 else).
+    /// log2 of the bytes per texel (1 for D16, 3 for RGBA16F, 2 for
+    /// the other named kinds, any of 0 to 4 for [`TexelKind::Any`]).
     texel_shift: i32,
+    /// The format texels decode as ([`TexelKind::Any`] decodes through
+    /// it; the view's, sRGB decode off giving the UNORM twin).
+    format: TextureFormat,
     bgra: bool,
     srgb: bool,
     /// The depth compare and its reference per lane of a quad (clamped
@@ -342,6 +354,19 @@ impl<'a> Plan<'a> {
             | TextureFormat::Depth24UnormS8Uint => (TexelKind::DepthUnorm, false, false),
             TextureFormat::R32Float => (TexelKind::R32f, false, false),
             TextureFormat::Rgba16Float => (TexelKind::Rgba16f, false, false),
+            // Other float-sampled colour formats whose texels are a power
+            // of two bytes (16 at most), decoded lane by lane; integer
+            // filtering of 8-bit UNORM formats is the reference's for
+            // these.
+            f if ctx.ty == SampleType::Float
+                && !f.has_depth()
+                && !f.has_stencil()
+                && f.block_bytes().is_power_of_two()
+                && f.block_bytes() <= 16
+                && !ctx.int_filter =>
+            {
+                (TexelKind::Any, false, false)
+            }
             _ => return Err(Fallback::Format),
         };
         // A depth texel is compared before any filtering (`Ctx::texel`);
@@ -371,6 +396,7 @@ impl<'a> Plan<'a> {
         let texel_shift = match texel {
             TexelKind::DepthUnorm if ctx.format == TextureFormat::Depth16Unorm => 1,
             TexelKind::Rgba16f => 3,
+            TexelKind::Any => ctx.format.block_bytes().trailing_zeros() as i32,
             _ => 2,
         };
         // (`ctx.format` is the view's: sRGB decode off gives the UNORM
@@ -539,6 +565,7 @@ impl<'a> Plan<'a> {
             layer_round: p.layer_round,
             texel,
             texel_shift,
+            format: ctx.format,
             bgra,
             srgb,
             compare,
@@ -645,6 +672,18 @@ pub(crate) trait GroupKernel: Sized {
                 )
             };
         }
+        // Texels decoded lane by lane: four lanes do as well as sixteen.
+        macro_rules! portable {
+            ($k:expr) => {
+                arch::run_portable(Groups::<Self, { $k }> {
+                    plan: self,
+                    coords,
+                    out,
+                    first,
+                    quads,
+                })
+            };
+        }
         match self.texel() {
             TexelKind::Rgba8 if self.simple() => kind!(RGBA8_S),
             TexelKind::Rgba8 => kind!(RGBA8),
@@ -655,6 +694,7 @@ pub(crate) trait GroupKernel: Sized {
             TexelKind::DepthUnorm => kind!(DEPTH_UNORM),
             TexelKind::R32f => kind!(R32F),
             TexelKind::Rgba16f => kind!(RGBA16F),
+            TexelKind::Any => portable!(ANY),
         }
     }
 }
@@ -1057,6 +1097,7 @@ const DEPTH32: u8 = TexelKind::Depth32 as u8;
 const DEPTH_UNORM: u8 = TexelKind::DepthUnorm as u8;
 const R32F: u8 = TexelKind::R32f as u8;
 const RGBA16F: u8 = TexelKind::Rgba16f as u8;
+const ANY: u8 = TexelKind::Any as u8;
 /// Set in `K` for a plan of the common shape ([`Plan::simple`]): the
 /// kernel is compiled with that shape's facts as constants, so the code
 /// for cubes, borders, compares, anisotropy and explicit or per-lane-biased
@@ -1094,6 +1135,9 @@ fn read<L: Lanes, const K: u8>(
 /// [`read`] of the texel at byte offset `at` on every lane.
 #[inline(always)]
 fn read_at<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, at: L::I, dref: L::F) -> [L::F; 4] {
+    if kind::<K>() == ANY {
+        return decode_lanes(l, p, at);
+    }
     let words = l.words(p.bytes, at);
     match (kind::<K>(), p.compare) {
         (DEPTH32, Some((op, _))) => [
@@ -1117,6 +1161,30 @@ fn read_at<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, at: L::I, dref: L::F) -> [
         }
         _ => decode(l, p, words),
     }
+}
+
+/// [`TexelKind::Any`]: the texel at byte offset `at` of every lane,
+/// decoded lane by lane by the format crate (`texel::decode`, what the
+/// reference reads through); a lane whose texel is not inside the
+/// texture's bytes (a masked lane's offset) reads zeros.
+#[inline(always)]
+fn decode_lanes<L: Lanes>(l: L, p: &Plan<'_>, at: L::I) -> [L::F; 4] {
+    const MAX: usize = 16;
+    let n = 1usize << p.texel_shift;
+    let mut offs = [0i32; MAX];
+    at.write(&mut offs[..L::N]);
+    let mut ch = [[0.0f32; MAX]; 4];
+    for (i, &o) in offs[..L::N].iter().enumerate() {
+        let t = usize::try_from(o)
+            .ok()
+            .and_then(|o| p.bytes.get(o..o + n))
+            .and_then(|b| texel::decode(p.format, p.format.default_aspect(), b).ok())
+            .map_or([0.0; 4], Texel::to_f32);
+        for (c, v) in ch.iter_mut().zip(t) {
+            c[i] = v;
+        }
+    }
+    ch.map(|c| l.load(&c[..L::N]))
 }
 
 /// The block-index share of column `x >= 0` (`Subresource::x_blocks`):
@@ -1149,7 +1217,11 @@ const fn is_depth<const K: u8>() -> bool {
 #[inline(always)]
 fn signed_texels<const K: u8>(p: &Plan<'_>) -> bool {
     // A border colour may be negative, -0 or not finite too.
-    K == R32F || K == RGBA16F || (K == DEPTH32 && p.compare.is_none()) || p.border.is_some()
+    K == R32F
+        || K == RGBA16F
+        || K == ANY
+        || (K == DEPTH32 && p.compare.is_none())
+        || p.border.is_some()
 }
 
 /// One level's footprint of `N` pixels at `(s, t)`, `linear` per lane

@@ -2,7 +2,7 @@
 //! scalar reference, `gather` and `fetch` read a texel through: the
 //! format crate's decoders, residency applied) and the per-format texel
 //! decoders ([`Fetch`], chosen once per view as a [`Decoder`]) that the
-//! batched kernels are monomorphised over. Nothing here is SIMD or
+//! per-quad kernel (`kernel.rs`) is monomorphised over. Nothing here is SIMD or
 //! imports a kernel.
 
 use quadtex_format::format::{ChannelKind, ChannelOrder, FormatLayout};
@@ -68,21 +68,6 @@ pub(crate) trait Fetch {
     /// (`(0, 0)` for uncompressed formats, whose blocks are texels). The
     /// caller keeps `off` inside the texture.
     fn texel(&mut self, bytes: &[u8], off: usize, tx: u32, ty: u32) -> [f32; 4];
-
-    /// `Some((bgra, srgb))` for 8-bit RGBA/BGRA UNORM or sRGB texels, which
-    /// the batched kernels decode on all lanes at once.
-    #[inline(always)]
-    fn rgba8(&self) -> Option<(bool, bool)> {
-        None
-    }
-
-    /// `Some(bits)` for single-aspect depth texels (16 or 24 UNORM bits,
-    /// or 32 for D32_SFLOAT), which the batched kernels decode on all
-    /// lanes at once.
-    #[inline(always)]
-    fn depth(&self) -> Option<u32> {
-        None
-    }
 }
 
 /// 8-bit RGBA/BGRA UNORM or sRGB through the format crate's exact lookup
@@ -120,11 +105,6 @@ impl Fetch for Rgba8 {
             self.colour[b as usize],
             self.alpha[p[3] as usize],
         ]
-    }
-
-    #[inline(always)]
-    fn rgba8(&self) -> Option<(bool, bool)> {
-        Some((self.bgra, !std::ptr::eq(self.colour, self.alpha)))
     }
 }
 
@@ -173,11 +153,6 @@ impl Fetch for Depth {
             _ => texel::unorm_to_f32(v, 16),
         };
         [d, 0.0, 0.0, 1.0]
-    }
-
-    #[inline(always)]
-    fn depth(&self) -> Option<u32> {
-        Some(self.bits)
     }
 }
 

@@ -1,5 +1,6 @@
-//! The batched SIMD kernels against the scalar reference, bit for bit, on
-//! the cases a fuzzer found them wrong (issue 9): `gather` on ASTC blocks
+//! The many-quad SIMD paths (the planar kernel at every level, the
+//! per-quad kernel) against the scalar reference, bit for bit, on the
+//! cases a fuzzer found the older batched kernels wrong (issue 9): `gather` on ASTC blocks
 //! whose extent is not a power of two, and 16-bit depth texels at the very
 //! end of the texture's bytes (the last texel of a row or level, 1x1
 //! levels), where a 4-byte load ran past the buffer and read 0. Each

@@ -19,7 +19,7 @@ use quadtex_sampler::{
 };
 
 /// `sample` of one quad through every path (the reference, `sample`, the
-/// batched kernels at every width, the RGBA form), asserting they agree
+/// many-quad calls at 4, 8 and 16 lanes, the RGBA form), asserting they agree
 /// bit for bit; returns the reference result.
 fn sample_all(
     view: &TextureHeader,

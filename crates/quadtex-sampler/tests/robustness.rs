@@ -1,5 +1,5 @@
 //! Defects found by fuzzing the public API (each test failed before its
-//! fix): the batched kernels against the scalar reference on the cases
+//! fix): the many-quad SIMD paths against the scalar reference on the cases
 //! they got wrong, bounded work for huge anisotropy, and errors (not
 //! panics) for impossible profiles, views and PTX immediates.
 

@@ -1,18 +1,12 @@
 //! The crate's one `unsafe` module: the run-time SIMD level switch
 //! ([`run_at`], calling functions compiled for CPU features that
 //! [`crate::cpu::SimdLevel::detect`] found), word loads after one bounds
-//! check ([`words::load_words`]), and hardware gathers for the batched kernels'
-//! texel loads (`batch.rs`), and the AVX2 and AVX-512 lane vectors of the planar
-//! kernel ([`x86`]). Reading a 32-bit word per lane with
-//! scalar loads costs a bounds check, a load and a store per lane and then
-//! a stalled vector reload; one `vpgatherdd` does all lanes. Measured with
-//! `examples/profile_quads` on Zen 4 (`target-cpu=native`, AVX-512),
-//! Mquads per CPU-second of `sample_quads_rgba`: bilinear RGBA8 2D 16.4
-//! with scalar loads, 19.5 with gathers; trilinear 10.6 -> 12.8.
+//! check ([`words::load_words`]), and the AVX2 and AVX-512 lane vectors of
+//! the planar kernel ([`x86`]).
 //!
-//! Every function here has a safe twin ([`load_u32_scalar`]) that it must
-//! equal. [`load_u32`] checks the bounds of every lane itself before it
-//! gathers, so its safety rests on no caller.
+//! Every word load here has a safe twin ([`load_u32_scalar`]) that it
+//! must equal, and checks the bounds of every lane itself before it
+//! reads, so its safety rests on no caller.
 
 // The crate denies `unsafe_code` everywhere but here.
 #![allow(unsafe_code)]
@@ -20,7 +14,7 @@
 use crate::lanes::{Lanes, Portable};
 
 pub(crate) mod words;
-pub(crate) use words::{load_u32, load_u32_scalar};
+pub(crate) use words::load_u32_scalar;
 
 /// `1/255` as the sum of two f32s (`hi` the nearest f32, `lo` the nearest
 /// to the rest) for the lane vectors' exact UNORM8 decode.
@@ -62,6 +56,14 @@ pub(crate) fn run_at<K: LaneKernel>(level: crate::cpu::SimdLevel, k: K) -> K::Ou
         }
     }
     let _ = level;
+    k.run(Portable::<4>)
+}
+
+/// Runs `k` on four portable lanes (SSE2 on x86-64) whatever the level:
+/// for kernels whose work is per lane anyway, so that wider copies would
+/// cost compile time and gain nothing.
+#[inline(never)]
+pub(crate) fn run_portable<K: LaneKernel>(k: K) -> K::Out {
     k.run(Portable::<4>)
 }
 
@@ -938,32 +940,6 @@ pub(crate) mod x86 {
 mod tests {
     use super::*;
 
-    fn check<const N: usize>(bytes: &[u8], seed: u32) {
-        let mut s = seed;
-        for _ in 0..20_000 {
-            let mut offs = [0i32; N];
-            for o in &mut offs {
-                s ^= s << 13;
-                s ^= s >> 17;
-                s ^= s << 5;
-                // Mostly inside, sometimes at the very end, past it, or
-                // negative.
-                *o = match s % 16 {
-                    0 => bytes.len() as i32 - 4,
-                    1 => bytes.len() as i32 - 3,
-                    2 => -1,
-                    _ => (s >> 8) as i32 % (bytes.len() as i32 - 3),
-                };
-            }
-            let base = (s % 3) as usize;
-            assert_eq!(
-                load_u32(bytes, base, offs),
-                load_u32_scalar(bytes, base, offs),
-                "{offs:?} base {base}"
-            );
-        }
-    }
-
     /// `Lanes::words` of every level on `offs`, as the scalar twin reads
     /// them (8 lanes at a time, whatever the level's width).
     struct Words<'a> {
@@ -1054,30 +1030,5 @@ mod tests {
                 "{offs:?} base {base}"
             );
         }
-    }
-
-    #[test]
-    fn gathers_match_scalar_loads_lane_by_lane() {
-        let bytes: Vec<u8> = (0..4099u32)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8)
-            .collect();
-        check::<4>(&bytes, 1);
-        check::<8>(&bytes, 2);
-        check::<16>(&bytes, 3);
-        // The last word, exactly.
-        let n = bytes.len();
-        let w = i32::from_le_bytes(bytes[n - 4..].try_into().unwrap());
-        assert_eq!(load_u32(&bytes, 0, [n as i32 - 4; 16]), [w; 16]);
-        // One byte further: the three bytes that are there, zero-extended
-        // (a 2-byte texel at the end of the data reads right).
-        let w3 = i32::from_le_bytes([bytes[n - 3], bytes[n - 2], bytes[n - 1], 0]);
-        assert_eq!(load_u32(&bytes, 1, [n as i32 - 4; 8]), [w3; 8]);
-        let w2 = i32::from_le_bytes([bytes[n - 2], bytes[n - 1], 0, 0]);
-        assert_eq!(load_u32(&bytes, 0, [n as i32 - 2; 4]), [w2; 4]);
-        // Starting at or past the end, or before the start: 0.
-        assert_eq!(
-            load_u32(&bytes, 0, [n as i32, -1, i32::MAX, i32::MIN]),
-            [0; 4]
-        );
     }
 }
