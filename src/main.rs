@@ -75,7 +75,8 @@ enum Command {
         /// nearest, bilinear, trilinear or aniso16.
         #[arg(long, default_value = "bilinear")]
         filter: String,
-        /// rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7, d32f or d16.
+        /// rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7, d32f, d16, rg8 or
+        /// rgba32f.
         #[arg(long, default_value = "rgba8")]
         format: String,
         /// 2d, cube or 2d_array.

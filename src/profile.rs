@@ -88,7 +88,7 @@ pub enum ProfileError {
     #[error("unknown filter `{0}` (nearest, bilinear, trilinear, aniso16)")]
     Filter(String),
     /// Not one of the formats listed.
-    #[error("unknown format `{0}` (rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7, d32f, d16)")]
+    #[error("unknown format `{0}` (rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7, d32f, d16, rg8, rgba32f)")]
     Format(String),
     /// Not one of 2d, cube, 2d_array.
     #[error("unknown view kind `{0}` (2d, cube, 2d_array)")]
@@ -103,7 +103,8 @@ pub enum ProfileError {
 
 impl Workload {
     /// The workload for `filter` (nearest, bilinear, trilinear, aniso16),
-    /// `format` (rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7, d32f, d16) and
+    /// `format` (rgba8, rgba8_srgb, rgba16f, r32f, bc1, bc7, d32f, d16, rg8,
+    /// rgba32f) and
     /// `kind`
     /// (2d, cube, 2d_array).
     pub fn new(filter: &str, format: &str, kind: &str) -> Result<Workload, ProfileError> {
@@ -116,6 +117,8 @@ impl Workload {
             "bc7" => TextureFormat::Bc7Unorm,
             "d32f" => TextureFormat::Depth32Float,
             "d16" => TextureFormat::Depth16Unorm,
+            "rg8" => TextureFormat::Rg8Unorm,
+            "rgba32f" => TextureFormat::Rgba32Float,
             other => return Err(ProfileError::Format(other.into())),
         };
         let k = match kind {
