@@ -178,14 +178,7 @@ impl<'a> QuadSampler<'a> {
         });
         self.drive_planar(n, out, run, |unit, out, from, end| {
             for q in from..end {
-                let args = match coords.dref.is_empty() {
-                    true => *args,
-                    // Each quad's own references.
-                    false => GatherArgs {
-                        dref: Some(quad_dref(coords, q)),
-                        ..*args
-                    },
-                };
+                let args = quad_args(args, coords, q, |a| &mut a.dref);
                 let r = unit.gather_reference(&args, &quad_of(coords, q));
                 put_planes(out, q, rgba_of(&r));
             }
@@ -222,14 +215,7 @@ impl<'a> QuadSampler<'a> {
         });
         let n = self.drive_planar(n, out, run, |unit, out, from, end| {
             for q in from..end {
-                let args = match coords.dref.is_empty() {
-                    true => *args,
-                    // Each quad's own references.
-                    false => SampleArgs {
-                        dref: Some(quad_dref(coords, q)),
-                        ..*args
-                    },
-                };
+                let args = quad_args(args, coords, q, |a| &mut a.dref);
                 let r = unit.sample_other(&args, &quad_of(coords, q));
                 put_planes(out, q, rgba_of(&r));
             }
@@ -722,6 +708,22 @@ fn with_dref_plane<A: Copy>(
     if !coords.dref.is_empty() {
         let d = dref(&mut a);
         *d = Some(d.unwrap_or([0.0; 4]));
+    }
+    a
+}
+
+/// The args of quad `q` of a planar call: `args`, with the quad's own
+/// references where `coords` has a reference plane (`dref` picks the
+/// field).
+fn quad_args<A: Copy>(
+    args: &A,
+    coords: &QuadCoords<'_>,
+    q: usize,
+    dref: impl Fn(&mut A) -> &mut Option<[f32; 4]>,
+) -> A {
+    let mut a = *args;
+    if !coords.dref.is_empty() {
+        *dref(&mut a) = Some(quad_dref(coords, q));
     }
     a
 }
