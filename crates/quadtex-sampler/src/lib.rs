@@ -174,9 +174,11 @@ impl<'a> QuadSampler<'a> {
             .ok()
             .filter(|_| self.ctx.usable);
         let run = plan.as_ref().map(|p| {
-            move |level, out: &mut PlanarOut<'_>, q, end| p.run(level, coords, out, q, end)
+            move |level, coords: &QuadCoords<'_>, out: &mut PlanarOut<'_>, q, end| {
+                p.run(level, coords, out, q, end)
+            }
         });
-        self.drive_planar(n, out, run, |unit, out, from, end| {
+        self.drive_planar(n, coords, out, run, |unit, out, from, end| {
             for q in from..end {
                 let args = quad_args(args, coords, q, |a| &mut a.dref);
                 let r = unit.gather_reference(&args, &quad_of(coords, q));
@@ -211,9 +213,11 @@ impl<'a> QuadSampler<'a> {
         // Unusable views go quad by quad (`Self::sample` gives zeros).
         let plan = cached.as_ref().filter(|_| self.ctx.usable);
         let run = plan.map(|p| {
-            move |level, out: &mut PlanarOut<'_>, q, end| p.run(level, coords, out, q, end)
+            move |level, coords: &QuadCoords<'_>, out: &mut PlanarOut<'_>, q, end| {
+                p.run(level, coords, out, q, end)
+            }
         });
-        let n = self.drive_planar(n, out, run, |unit, out, from, end| {
+        let n = self.drive_planar(n, coords, out, run, |unit, out, from, end| {
             for q in from..end {
                 let args = quad_args(args, coords, q, |a| &mut a.dref);
                 let r = unit.sample_other(&args, &quad_of(coords, q));
@@ -224,24 +228,28 @@ impl<'a> QuadSampler<'a> {
         n
     }
 
-    /// Quads `0..n` of a planar call: `run` (the planar kernel at a level,
-    /// from a quad up to an end, returning the quads it took) where there
-    /// is one, `other` for what it hands back. A group handed back at a
-    /// wide level is tried again four quads at a time at four lanes (a
+    /// Quads `0..n` of a planar call: `run` (the planar kernel at a level
+    /// on some coordinates, from a quad up to an end, returning the quads
+    /// it took) where there is one, `other` for what it hands back. The
+    /// last quads, fewer than a group, run as one group filled up with
+    /// copies of the last quad ([`padded_group`]). A group handed back at
+    /// a wide level is tried again four quads at a time at four lanes (a
     /// cube footprint that leaves its face, say, then costs the other path
     /// four quads, not sixteen). Returns `n`.
     fn drive_planar<'o, R, O>(
         &mut self,
         n: usize,
+        coords: &QuadCoords<'_>,
         out: &mut PlanarOut<'o>,
         run: Option<R>,
         mut other: O,
     ) -> usize
     where
-        R: Fn(SimdLevel, &mut PlanarOut<'o>, usize, usize) -> usize,
+        R: Fn(SimdLevel, &QuadCoords<'_>, &mut PlanarOut<'_>, usize, usize) -> usize,
         O: FnMut(&mut Self, &mut PlanarOut<'o>, usize, usize),
     {
-        let group = self.level.min(SimdLevel::detect()).lanes();
+        let level = self.level.min(SimdLevel::detect());
+        let group = level.lanes();
         let narrow = narrow_level();
         let Some(run) = run else {
             other(self, out, 0, n);
@@ -249,13 +257,17 @@ impl<'a> QuadSampler<'a> {
         };
         let mut q = 0;
         while q < n {
-            let done = run(self.level, out, q, n);
+            let done = run(level, coords, out, q, n);
             self.planar_quads += done;
             q += done;
+            if q < n && n - q < group && padded_group(&run, level, coords, out, q, n) {
+                self.planar_quads += n - q;
+                return n;
+            }
             let end = (q + group).min(n);
             while q < end {
                 if group > narrow.lanes() {
-                    let done = run(narrow, out, q, end);
+                    let done = run(narrow, coords, out, q, end);
                     self.planar_quads += done;
                     q += done;
                 }
@@ -271,12 +283,12 @@ impl<'a> QuadSampler<'a> {
     }
 
     /// `tex` on one quad: a full quad the planar kernel takes runs on it
-    /// (in a group of its copies at four lanes), else the per-quad SIMD
-    /// kernel where it covers the call, else the scalar reference; all
-    /// give the same bits.
+    /// (in a group of the quad's copies at the sampler's level), else the
+    /// per-quad SIMD kernel where it covers the call, else the scalar
+    /// reference; all give the same bits.
     pub fn sample(&mut self, args: &SampleArgs, quad: &Quad) -> QuadResult {
         let mut out = [QuadResult::EMPTY];
-        self.sample_quads_at(narrow_level(), args, std::slice::from_ref(quad), &mut out);
+        self.sample_quads_at(self.level, args, std::slice::from_ref(quad), &mut out);
         out[0]
     }
 
@@ -300,7 +312,7 @@ impl<'a> QuadSampler<'a> {
     /// `TWO_D_NO_MIPMAP`, integer formats); the same bits either way.
     pub fn gather(&mut self, args: &GatherArgs, quad: &Quad) -> QuadResult {
         let mut out = [QuadResult::EMPTY];
-        self.gather_quads_at(narrow_level(), args, std::slice::from_ref(quad), &mut out);
+        self.gather_quads_at(self.level, args, std::slice::from_ref(quad), &mut out);
         out[0]
     }
 
@@ -549,8 +561,10 @@ impl<'a> QuadSampler<'a> {
             if m == 0 || (m < level.lanes() && !last) {
                 continue;
             }
-            // A group: full, or the last one filled up with copies.
-            let at = if m <= 4 { narrow_level() } else { level };
+            // A group: full, or the last one filled up with copies (one
+            // group at the sampler's level costs less than four quads at
+            // the narrow one).
+            let at = level;
             let group = at.lanes();
             for g in 0..group {
                 let quad = &quads[idx[g.min(m - 1)]];
@@ -594,6 +608,70 @@ impl<'a> QuadSampler<'a> {
         self.planar_quads += taken;
         taken
     }
+}
+
+/// Quads `q..n` of a planar call, fewer than a group at `level`, through
+/// `run` as one whole group: their coordinates copied and filled up with
+/// copies of quad `n - 1` (so the group is as valid as its last quad),
+/// the results of quads `q..n` copied back into `out`. Returns whether the
+/// kernel took the group (else `out` is untouched).
+fn padded_group<R>(
+    run: &R,
+    level: SimdLevel,
+    coords: &QuadCoords<'_>,
+    out: &mut PlanarOut<'_>,
+    q: usize,
+    n: usize,
+) -> bool
+where
+    R: Fn(SimdLevel, &QuadCoords<'_>, &mut PlanarOut<'_>, usize, usize) -> usize,
+{
+    const MAX: usize = 16;
+    let group = level.lanes();
+    if group > MAX || n <= q || n - q > group {
+        return false;
+    }
+    let mut buf = [[0.0f32; 4 * MAX]; 5];
+    let planes = [coords.s, coords.t, coords.r, coords.a, coords.dref];
+    let mut has = [false; 5];
+    for ((b, p), has) in buf.iter_mut().zip(planes).zip(&mut has) {
+        // A plane the call does not cover (`r` of a 2D view, say) stays
+        // empty, as the kernel does not read it.
+        if p.len() < 4 * n {
+            continue;
+        }
+        *has = true;
+        for g in 0..group {
+            let src = 4 * (q + g).min(n - 1);
+            b[4 * g..4 * g + 4].copy_from_slice(&p[src..src + 4]);
+        }
+    }
+    let [s, t, r, a, dref] = std::array::from_fn(|k| {
+        if has[k] {
+            &buf[k][..4 * group]
+        } else {
+            &[][..]
+        }
+    });
+    let local = QuadCoords { s, t, r, a, dref };
+    let mut res = [[0.0f32; 4 * MAX]; 4];
+    let [rr, rg, rb, ra] = &mut res;
+    let mut lout = PlanarOut {
+        r: &mut rr[..4 * group],
+        g: &mut rg[..4 * group],
+        b: &mut rb[..4 * group],
+        a: &mut ra[..4 * group],
+    };
+    if run(level, &local, &mut lout, 0, group) < group {
+        return false;
+    }
+    let m = 4 * (n - q);
+    let at = 4 * q..4 * n;
+    out.r[at.clone()].copy_from_slice(&rr[..m]);
+    out.g[at.clone()].copy_from_slice(&rg[..m]);
+    out.b[at.clone()].copy_from_slice(&rb[..m]);
+    out.a[at].copy_from_slice(&ra[..m]);
+    true
 }
 
 /// The planar kernel's four-lane level on this CPU (SSE2 on x86-64).

@@ -484,6 +484,93 @@ fn planar_kernel_equals_the_reference_at_every_simd_level() {
     );
 }
 
+/// Calls whose quad count is not a multiple of a group: the last quads
+/// run on the kernel as one group filled up with copies of the last quad
+/// (and `sample`/`sample_quads_rgba` of one quad the same way), bit for
+/// bit the reference's, at every level; the copies' results go nowhere.
+#[test]
+fn planar_tails_run_on_the_kernel_as_padded_groups() {
+    let mut rng = Rng(0x5eed_91a4_7a11_0001);
+    let (mut quads, mut kernel) = (0usize, 0usize);
+    let levels = levels();
+    for k in 0..600 {
+        let n = [1, 2, 3, 5, 6, 7, 9, 13, 15, 17, 23, 31][k % 12];
+        let case = random_case(&mut rng, n);
+        let want = reference_of(&case);
+        for &level in &levels {
+            kernel += check(&case, level, &want);
+            quads += n;
+            // One quad a call.
+            let mut unit = QuadSampler::new(&case.view, &case.smp, &case.profile);
+            unit.set_simd_level(level);
+            for (q, w) in want.iter().enumerate() {
+                let got = unit.sample_rgba(&case.args, &case.quads[q]);
+                assert!(
+                    got.iter()
+                        .flatten()
+                        .zip(w.iter().flatten())
+                        .all(|(g, w)| g.to_bits() == w.to_bits() || (g.is_nan() && w.is_nan())),
+                    "{level:?} sample quad {q}: {got:?} != reference {w:?}"
+                );
+            }
+        }
+    }
+    assert!(
+        kernel * 10 > quads * 8,
+        "{kernel} of {quads} quads on the kernel"
+    );
+    // Every quad of a call with valid coordinates is on the kernel,
+    // whatever the count: without the padded group, the quads past the
+    // last whole group of four went quad by quad (all of them, for calls
+    // of one to three quads).
+    let desc = TextureDesc::d2(F::Rgba8Unorm, 2, 2).with_levels(1);
+    let bytes: Vec<u8> = (0..16).map(|i| 16 * i as u8).collect();
+    let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes).unwrap());
+    let view = TextureHeader::new(tex);
+    let smp = SamplerHeader {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..Default::default()
+    };
+    let args = SampleArgs::default();
+    let quad = Quad::new([[0.5, 0.5, 0.0, 0.0]; 4]);
+    // The mean of the four texels, channel by channel.
+    let want = reference_of(&Case {
+        view: view.clone(),
+        smp,
+        profile: Profile::VULKAN,
+        args,
+        quads: vec![quad],
+    })[0][0];
+    for &level in &levels {
+        for n in 1..=2 * level.lanes() + 1 {
+            let mut unit = QuadSampler::new(&view, &smp, &Profile::VULKAN);
+            unit.set_simd_level(level);
+            let (s, t) = (vec![0.5f32; 4 * n], vec![0.5f32; 4 * n]);
+            let mut o = [(); 4].map(|_| vec![f32::NAN; 4 * n]);
+            let [or, og, ob, oa] = &mut o;
+            let coords = QuadCoords {
+                s: &s,
+                t: &t,
+                ..Default::default()
+            };
+            let mut out = PlanarOut {
+                r: or,
+                g: og,
+                b: ob,
+                a: oa,
+            };
+            assert_eq!(unit.sample_planar(&args, &coords, &mut out), n);
+            assert_eq!(unit.planar_kernel_quads(), n, "{level:?}, {n} quads");
+            for (c, plane) in o.iter().enumerate() {
+                assert!(plane.iter().all(|&x| x == want[c]), "{level:?}: {plane:?}");
+            }
+            assert_eq!(unit.sample_rgba(&args, &quad), [want; 4]);
+            assert_eq!(unit.planar_kernel_quads(), n + 1, "{level:?}: one quad");
+        }
+    }
+}
+
 /// Integer filtering (8-bit weights and LOD fractions on RGBA8 / BGRA8
 /// UNORM, `docs/precision.md`) on the planar kernel against the
 /// reference, bit for bit, at every SIMD level.
@@ -711,9 +798,12 @@ fn random_gather(rng: &mut Rng, case: &Case) -> GatherArgs {
 fn planar_gather_equals_the_reference_at_every_simd_level() {
     let mut rng = Rng(0x6a7e_42d1_0003_0001);
     let (mut quads, mut kernel) = (0usize, 0usize);
-    // 1,600 configurations of 64 quads: 102,400 quads per level.
-    for _ in 0..1600 {
-        let case = random_case(&mut rng, 64);
+    // 1,800 configurations, of 64 quads but one in eight of 1 to 31 (a
+    // call's last quads run as a padded group): about 104,000 quads per
+    // level.
+    for i in 0..1800 {
+        let n = if i % 8 == 7 { 1 + i % 31 } else { 64 };
+        let case = random_case(&mut rng, n);
         let args = random_gather(&mut rng, &case);
         let want: Vec<[[u32; 4]; 4]> = case
             .quads
