@@ -5,7 +5,9 @@
 //! (references in and out of [0, 1], NaN),
 //! R32F and RGBA16F textures of random bits (negative, -0, infinite and
 //! NaN texels), depth read without a compare, BC1/BC3/BC7/ETC2 blocks of
-//! random bits (read through their RGBA8 mirror) (2D and 2D arrays,
+//! random bits (read through their RGBA8 mirror), other formats of random
+//! bits (R8, RG8 SNORM and sRGB, A8, R16, RGBA16 SNORM, RG16F, RGBA32F,
+//! B5G6R5, A2B10G10R10, E5B9G9R9) (2D and 2D arrays,
 //! linear and tiled, power-of-two and other extents), every filter and
 //! mipmap mode, `repeat`, `mirrored_repeat`, `clamp_to_edge`,
 //! `mirror_clamp_to_edge` and `clamp_to_border` (border colours
@@ -98,6 +100,21 @@ fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
             F::Bc3Unorm,
             F::Bc7Srgb,
             F::Etc2Rgba8Unorm,
+            // Other formats (`TexelKind::Any`): channels decoded on all
+            // lanes (8-, 16- and 32-bit arrays of every numeric class the
+            // kernel filters, packed UNORM words), and one decoded lane by
+            // lane (the shared exponent).
+            F::R8Unorm,
+            F::Rg8Snorm,
+            F::Rg8Srgb,
+            F::A8Unorm,
+            F::R16Unorm,
+            F::Rgba16Snorm,
+            F::Rg16Float,
+            F::Rgba32Float,
+            F::B5g6r5Unorm,
+            F::A2bgr10Unorm,
+            F::Rgb9e5Ufloat,
         ])
     };
     // Depth views mostly with a compare; one in four read plain depth.

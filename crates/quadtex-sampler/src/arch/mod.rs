@@ -60,11 +60,29 @@ pub(crate) fn run_at<K: LaneKernel>(level: crate::cpu::SimdLevel, k: K) -> K::Ou
 }
 
 /// Runs `k` on four portable lanes (SSE2 on x86-64) whatever the level:
-/// for kernels whose work is per lane anyway, so that wider copies would
-/// cost compile time and gain nothing.
+/// for kernels whose copies at the wider levels cost more compile time
+/// than they are worth.
 #[inline(never)]
 pub(crate) fn run_portable<K: LaneKernel>(k: K) -> K::Out {
     k.run(Portable::<4>)
+}
+
+/// Whether the AVX2 level reads texel words with eight scalar loads
+/// rather than `vpgatherdd`: on AMD CPUs without AVX-512 (Zen 1 to 3),
+/// whose cores microcode the gather. On a Zen 3 (six alternating runs of
+/// `quadtex profile` each) nearest and trilinear ran about 8% and 15%
+/// slower with the gather and the rest within the noise; on a Zen 4
+/// (AVX-512) the AVX2 gathers won by 6-15% (`README.md`, "Target
+/// features and figures"). Both read the same words.
+#[cfg(target_arch = "x86_64")]
+fn scalar_words() -> bool {
+    static SCALAR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SCALAR.get_or_init(|| {
+        // CPUID leaf 0: the vendor string in EBX, EDX, ECX.
+        let r = std::arch::x86_64::__cpuid(0);
+        let amd = [r.ebx, r.edx, r.ecx] == [*b"Auth", *b"enti", *b"cAMD"].map(u32::from_le_bytes);
+        amd && detected() < crate::cpu::SimdLevel::Avx512
+    })
 }
 
 /// [`crate::cpu::SimdLevel::detect`], once.
@@ -200,32 +218,37 @@ pub(crate) mod x86 {
                     _mm256_xor_si256(_mm256_set1_epi32(last), bias)
                 ));
                 if avx!(_mm256_testz_si256(past, past)) == 1 {
-                    // Eight scalar loads, not `vpgatherdd`: on the AMD Zen 3
-                    // this was measured on (six alternating runs of `quadtex
-                    // profile` each), nearest and trilinear ran about 8% and
-                    // 15% slower with the gather (AMD cores microcode it),
-                    // bilinear, compare and 8-bit filtering within the
-                    // noise.
-                    let mut o = [0i32; 8];
-                    offs.write(&mut o);
-                    let p = bytes.as_ptr();
-                    // SAFETY: every lane's offset `o[k]` has `0 <= o[k] <=
-                    // last = bytes.len() - 4` (the unsigned compare just
-                    // above found no lane past `last`), so each 4-byte read
-                    // lies inside `bytes`; `read_unaligned` needs no
-                    // alignment.
-                    let w =
-                        |k: usize| unsafe { p.add(o[k] as usize).cast::<i32>().read_unaligned() };
-                    return Iy(avx!(_mm256_setr_epi32(
-                        w(0),
-                        w(1),
-                        w(2),
-                        w(3),
-                        w(4),
-                        w(5),
-                        w(6),
-                        w(7)
-                    )));
+                    if super::scalar_words() {
+                        let mut o = [0i32; 8];
+                        offs.write(&mut o);
+                        let p = bytes.as_ptr();
+                        // SAFETY: every lane's offset `o[k]` has `0 <= o[k]
+                        // <= last = bytes.len() - 4` (the unsigned compare
+                        // just above found no lane past `last`), so each
+                        // 4-byte read lies inside `bytes`; `read_unaligned`
+                        // needs no alignment.
+                        let w = |k: usize| unsafe {
+                            p.add(o[k] as usize).cast::<i32>().read_unaligned()
+                        };
+                        return Iy(avx!(_mm256_setr_epi32(
+                            w(0),
+                            w(1),
+                            w(2),
+                            w(3),
+                            w(4),
+                            w(5),
+                            w(6),
+                            w(7)
+                        )));
+                    }
+                    // SAFETY: every lane's offset `o` has `0 <= o <= last =
+                    // bytes.len() - 4` (the unsigned compare just above
+                    // found no lane past `last`), so each gathered 4-byte
+                    // read lies inside `bytes`; gathers need no alignment;
+                    // AVX2 as in the module's rule.
+                    return Iy(unsafe {
+                        _mm256_i32gather_epi32::<1>(bytes.as_ptr().cast(), offs.0)
+                    });
                 }
             }
             let mut o = [0i32; 8];
