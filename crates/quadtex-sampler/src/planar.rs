@@ -792,21 +792,6 @@ pub(crate) trait GroupKernel: Sized {
                 )
             };
         }
-        // The other formats run at four portable lanes only: one compiled
-        // copy of their (general) kernel rather than one per level.
-        // Decoded on all lanes (`Chan`), RG8 bilinear ran at 41 Mpixels/s
-        // on eight AVX2 lanes against 14 on four portable ones (Zen 3).
-        macro_rules! portable {
-            ($k:expr) => {
-                arch::run_portable(Groups::<Self, { $k }> {
-                    plan: self,
-                    coords,
-                    out,
-                    first,
-                    quads,
-                })
-            };
-        }
         match self.texel() {
             TexelKind::Rgba8 if self.simple() => kind!(RGBA8_S),
             TexelKind::Rgba8 => kind!(RGBA8),
@@ -817,7 +802,7 @@ pub(crate) trait GroupKernel: Sized {
             TexelKind::DepthUnorm => kind!(DEPTH_UNORM),
             TexelKind::R32f => kind!(R32F),
             TexelKind::Rgba16f => kind!(RGBA16F),
-            TexelKind::Any => portable!(ANY),
+            TexelKind::Any => kind!(ANY),
         }
     }
 }

@@ -59,14 +59,6 @@ pub(crate) fn run_at<K: LaneKernel>(level: crate::cpu::SimdLevel, k: K) -> K::Ou
     k.run(Portable::<4>)
 }
 
-/// Runs `k` on four portable lanes (SSE2 on x86-64) whatever the level:
-/// for kernels whose copies at the wider levels cost more compile time
-/// than they are worth.
-#[inline(never)]
-pub(crate) fn run_portable<K: LaneKernel>(k: K) -> K::Out {
-    k.run(Portable::<4>)
-}
-
 /// Whether the AVX2 level reads texel words with eight scalar loads
 /// rather than `vpgatherdd`: on AMD CPUs without AVX-512 (Zen 1 to 3),
 /// whose cores microcode the gather. On a Zen 3 (six alternating runs of
@@ -103,7 +95,7 @@ fn avx512<K: LaneKernel>(k: K) -> K::Out {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
 fn avx2<K: LaneKernel>(k: K) -> K::Out {
-    k.run(x86::Avx2(()))
+    k.run(x86::Avx2(scalar_words()))
 }
 
 /// AVX2 and AVX-512 lane vectors: eight and sixteen lanes, one instruction
@@ -148,10 +140,11 @@ pub(crate) mod x86 {
         unsafe { _mm_set_epi64x(hi, lo) }
     }
 
-    /// The AVX2 level's token (made only by `arch::avx2` and
-    /// `arch::avx512`).
+    /// The AVX2 level's token (made only by `arch::avx2`), with whether
+    /// its texel words are read by scalar loads (`super::scalar_words`,
+    /// looked up once per run rather than once per load).
     #[derive(Clone, Copy, Debug)]
-    pub(crate) struct Avx2(pub(super) ());
+    pub(crate) struct Avx2(pub(super) bool);
 
     /// Eight f32 lanes.
     #[derive(Clone, Copy, Debug)]
@@ -218,7 +211,7 @@ pub(crate) mod x86 {
                     _mm256_xor_si256(_mm256_set1_epi32(last), bias)
                 ));
                 if avx!(_mm256_testz_si256(past, past)) == 1 {
-                    if super::scalar_words() {
+                    if self.0 {
                         let mut o = [0i32; 8];
                         offs.write(&mut o);
                         let p = bytes.as_ptr();
