@@ -284,16 +284,16 @@ pub(crate) fn encode_unorm8_at(level: SimdLevel, planes: [&[f32]; 4], out: &mut 
                     &b[at..at + m],
                     &a[at..at + m],
                 );
-                // A plane at a time, so each loop is lanes of one
-                // channel (vectorized across lanes, not channels).
+                // The four channels of a lane in one pass (each plane's
+                // lanes vectorized side by side, no word read back).
                 let mut halfway = 0u32;
-                words[..m].fill(0);
-                for (plane, shift) in [(r, 0), (g, 8), (b, 16), (a, 24)] {
-                    for (w, &v) in words[..m].iter_mut().zip(plane) {
-                        let (code, half) = unorm8_lane(v);
-                        *w |= code << shift;
-                        halfway |= u32::from(half);
-                    }
+                for ((((w, &r), &g), &b), &a) in words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a) {
+                    let (cr, hr) = unorm8_lane(r);
+                    let (cg, hg) = unorm8_lane(g);
+                    let (cb, hb) = unorm8_lane(b);
+                    let (ca, ha) = unorm8_lane(a);
+                    *w = cr | cg << 8 | cb << 16 | ca << 24;
+                    halfway |= u32::from(hr | hg | hb | ha);
                 }
                 if halfway != 0 {
                     // Rare: some product's f32 rounding landed halfway.
