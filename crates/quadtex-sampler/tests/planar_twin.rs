@@ -42,6 +42,12 @@ const DEPTHS: [f32; 6] = [0.0, 0.25, 0.5, 0.75, 1.0, f32::NAN];
 /// D16 texel codes of the depth cases.
 const D16_CODES: [u16; 5] = [0, 16_384, 21_845, 43_690, 65_535];
 
+/// The planar output over four planes of `o`, one per channel.
+fn planes(o: &mut [Vec<f32>; 4]) -> PlanarOut<'_> {
+    let [r, g, b, a] = o;
+    PlanarOut { r, g, b, a }
+}
+
 /// The levels this machine runs.
 fn levels() -> Vec<SimdLevel> {
     SimdLevel::ALL
@@ -411,7 +417,6 @@ fn check(case: &Case, level: SimdLevel, want: &[[[f32; 4]; 4]]) -> usize {
     let mut o = [(); 4].map(|_| vec![f32::NAN; 4 * n]);
     let mut unit = QuadSampler::new(&case.view, &case.smp, &case.profile);
     unit.set_simd_level(level);
-    let [or, og, ob, oa] = &mut o;
     let done = unit.sample_planar(
         &case.args,
         &QuadCoords {
@@ -421,12 +426,7 @@ fn check(case: &Case, level: SimdLevel, want: &[[[f32; 4]; 4]]) -> usize {
             a: &a,
             dref: &[],
         },
-        &mut PlanarOut {
-            r: or,
-            g: og,
-            b: ob,
-            a: oa,
-        },
+        &mut planes(&mut o),
     );
     assert_eq!(done, n);
     for (q, w) in want.iter().enumerate() {
@@ -565,18 +565,12 @@ fn planar_tails_run_on_the_kernel_as_padded_groups() {
             unit.set_simd_level(level);
             let (s, t) = (vec![0.5f32; 4 * n], vec![0.5f32; 4 * n]);
             let mut o = [(); 4].map(|_| vec![f32::NAN; 4 * n]);
-            let [or, og, ob, oa] = &mut o;
             let coords = QuadCoords {
                 s: &s,
                 t: &t,
                 ..Default::default()
             };
-            let mut out = PlanarOut {
-                r: or,
-                g: og,
-                b: ob,
-                a: oa,
-            };
+            let mut out = planes(&mut o);
             assert_eq!(unit.sample_planar(&args, &coords, &mut out), n);
             assert_eq!(unit.planar_kernel_quads(), n, "{level:?}, {n} quads");
             for (c, plane) in o.iter().enumerate() {
@@ -663,7 +657,6 @@ fn planar_bilinear_centre_of_a_2x2_texture_is_the_texel_mean() {
             let n = 4 * level.lanes();
             let (s, t) = (vec![0.5f32; 4 * n], vec![0.5f32; 4 * n]);
             let mut o = [(); 4].map(|_| vec![0.0f32; 4 * n]);
-            let [or, og, ob, oa] = &mut o;
             let args = SampleArgs {
                 derivatives: Some(Derivatives::Coarse),
                 ..Default::default()
@@ -676,12 +669,7 @@ fn planar_bilinear_centre_of_a_2x2_texture_is_the_texel_mean() {
                     t: &t,
                     ..Default::default()
                 },
-                &mut PlanarOut {
-                    r: or,
-                    g: og,
-                    b: ob,
-                    a: oa,
-                },
+                &mut planes(&mut o),
             );
             assert_eq!(unit.planar_kernel_quads(), n);
             let mean = |k: usize| {
@@ -743,7 +731,6 @@ fn planar_integer_filtering_rounds_each_level_to_8_8_half_up() {
                 .map(|i| if (i / 4) % 2 == 0 { t_half } else { t_129 })
                 .collect();
             let mut o = [(); 4].map(|_| vec![0.0f32; 4 * n]);
-            let [or, og, ob, oa] = &mut o;
             let args = SampleArgs {
                 derivatives: Some(Derivatives::Coarse),
                 ..Default::default()
@@ -755,12 +742,7 @@ fn planar_integer_filtering_rounds_each_level_to_8_8_half_up() {
                     t: &t,
                     ..Default::default()
                 },
-                &mut PlanarOut {
-                    r: or,
-                    g: og,
-                    b: ob,
-                    a: oa,
-                },
+                &mut planes(&mut o),
             );
             assert_eq!(unit.planar_kernel_quads(), n);
             let (even, odd) = if int {
@@ -843,7 +825,6 @@ fn planar_gather_equals_the_reference_at_every_simd_level() {
             let mut unit = QuadSampler::new(&case.view, &case.smp, &case.profile);
             unit.set_simd_level(level);
             let mut o = [(); 4].map(|_| vec![f32::NAN; 4 * n]);
-            let [or, og, ob, oa] = &mut o;
             let done = unit.gather_planar(
                 &args,
                 &QuadCoords {
@@ -853,12 +834,7 @@ fn planar_gather_equals_the_reference_at_every_simd_level() {
                     a: &a,
                     dref: &[],
                 },
-                &mut PlanarOut {
-                    r: or,
-                    g: og,
-                    b: ob,
-                    a: oa,
-                },
+                &mut planes(&mut o),
             );
             assert_eq!(done, n);
             kernel += unit.planar_kernel_quads();
@@ -913,7 +889,6 @@ fn planar_gather_of_a_2x2_texture_is_its_texels_in_gather_order() {
             let n = 4 * level.lanes();
             let (s, t) = (vec![0.5f32; 4 * n], vec![0.5f32; 4 * n]);
             let mut o = [(); 4].map(|_| vec![0.0f32; 4 * n]);
-            let [or, og, ob, oa] = &mut o;
             unit.gather_planar(
                 &args,
                 &QuadCoords {
@@ -921,12 +896,7 @@ fn planar_gather_of_a_2x2_texture_is_its_texels_in_gather_order() {
                     t: &t,
                     ..Default::default()
                 },
-                &mut PlanarOut {
-                    r: or,
-                    g: og,
-                    b: ob,
-                    a: oa,
-                },
+                &mut planes(&mut o),
             );
             assert_eq!(unit.planar_kernel_quads(), n);
             // Texel (i, j) starts at byte 4 * (2j + i).
@@ -1034,13 +1004,7 @@ fn planar_dref_plane_equals_per_quad_references_at_every_simd_level() {
             let mut unit = QuadSampler::new(&case.view, &case.smp, &case.profile);
             unit.set_simd_level(level);
             let mut o = [(); 4].map(|_| vec![f32::NAN; 4 * n]);
-            let [or, og, ob, oa] = &mut o;
-            let mut out = PlanarOut {
-                r: or,
-                g: og,
-                b: ob,
-                a: oa,
-            };
+            let mut out = planes(&mut o);
             assert_eq!(unit.sample_planar(&case.args, &coords, &mut out), n);
             kernel += unit.planar_kernel_quads();
             quads += n;
@@ -1060,13 +1024,7 @@ fn planar_dref_plane_equals_per_quad_references_at_every_simd_level() {
             if matches!(case.view.kind, K::Cube | K::CubeArray) {
                 continue;
             }
-            let [or, og, ob, oa] = &mut o;
-            let mut out = PlanarOut {
-                r: or,
-                g: og,
-                b: ob,
-                a: oa,
-            };
+            let mut out = planes(&mut o);
             assert_eq!(unit.gather_planar(&gather_args, &coords, &mut out), n);
             for (q, w) in want_gather.iter().enumerate() {
                 for l in 0..4 {
@@ -1113,7 +1071,6 @@ fn planar_dref_plane_gives_each_lane_its_own_compare() {
         .map(|i| [0.25, 0.5, 0.75, f32::NAN][i % 4])
         .collect();
     let mut o = [(); 4].map(|_| vec![-1.0f32; 4 * n]);
-    let [or, og, ob, oa] = &mut o;
     let args = SampleArgs {
         dref: Some([1.0; 4]),
         ..Default::default()
@@ -1126,12 +1083,7 @@ fn planar_dref_plane_gives_each_lane_its_own_compare() {
             dref: &dref,
             ..Default::default()
         },
-        &mut PlanarOut {
-            r: or,
-            g: og,
-            b: ob,
-            a: oa,
-        },
+        &mut planes(&mut o),
     );
     assert_eq!(done, n);
     assert!(unit.planar_kernel_quads() > 0);
@@ -1142,7 +1094,6 @@ fn planar_dref_plane_gives_each_lane_its_own_compare() {
     // The same unit with other args and no plane: the args' references
     // (the kernel's plan follows the args from call to call).
     for (d, want) in [(1.0f32, 0.0f32), (0.25, 1.0), (0.75, 0.0)] {
-        let [or, og, ob, oa] = &mut o;
         let args = SampleArgs {
             dref: Some([d; 4]),
             ..Default::default()
@@ -1152,12 +1103,7 @@ fn planar_dref_plane_gives_each_lane_its_own_compare() {
             t: &t,
             ..Default::default()
         };
-        let mut out = PlanarOut {
-            r: or,
-            g: og,
-            b: ob,
-            a: oa,
-        };
+        let mut out = planes(&mut o);
         assert_eq!(unit.sample_planar(&args, &coords, &mut out), n);
         assert!(
             o[0].iter().all(|&v| v == want),
@@ -1167,19 +1113,13 @@ fn planar_dref_plane_gives_each_lane_its_own_compare() {
     }
     // A reference plane shorter than the coordinates ends the call at
     // its last whole quad (an empty one is no plane at all).
-    let [or, og, ob, oa] = &mut o;
     let short = QuadCoords {
         s: &s,
         t: &t,
         dref: &dref[..4 * 3 + 2],
         ..Default::default()
     };
-    let mut out = PlanarOut {
-        r: or,
-        g: og,
-        b: ob,
-        a: oa,
-    };
+    let mut out = planes(&mut o);
     assert_eq!(unit.sample_planar(&args, &short, &mut out), 3);
     assert_eq!(
         unit.gather_planar(&GatherArgs::default(), &short, &mut out),
