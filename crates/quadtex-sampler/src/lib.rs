@@ -89,6 +89,8 @@ pub struct QuadSampler<'a> {
     planar_quads: usize,
     /// The planar kernel's plan for the last `args` (none: not for it).
     plan: Option<(SampleArgs, Option<Box<planar::Plan<'a>>>)>,
+    /// The planar gather kernel's plan for the last gather `args`.
+    gather_plan: Option<(GatherArgs, Option<Box<planar::GatherPlan<'a>>>)>,
 }
 
 impl<'a> QuadSampler<'a> {
@@ -120,6 +122,7 @@ impl<'a> QuadSampler<'a> {
             level: cpu::simd_level(),
             planar_quads: 0,
             plan: None,
+            gather_plan: None,
         }
     }
 
@@ -170,21 +173,27 @@ impl<'a> QuadSampler<'a> {
     ) -> usize {
         let n = planar_quads(self.ctx.view.kind, coords, out);
         let args = &with_dref_plane(args, coords, |a| &mut a.dref);
-        let plan = planar::GatherPlan::new(&self.ctx, args)
-            .ok()
-            .filter(|_| self.ctx.usable);
-        let run = plan.as_ref().map(|p| {
+        // Kept across calls with the same args, as `sample_planar` keeps
+        // its plan.
+        let cached = match self.gather_plan.take() {
+            Some((a, plan)) if a == *args => plan,
+            _ => planar::GatherPlan::new(&self.ctx, args).ok().map(Box::new),
+        };
+        let plan = cached.as_ref().filter(|_| self.ctx.usable);
+        let run = plan.map(|p| {
             move |level, coords: &QuadCoords<'_>, out: &mut PlanarOut<'_>, q, end| {
                 p.run(level, coords, out, q, end)
             }
         });
-        self.drive_planar(n, coords, out, run, |unit, out, from, end| {
+        let n = self.drive_planar(n, coords, out, run, |unit, out, from, end| {
             for q in from..end {
                 let args = quad_args(args, coords, q, |a| &mut a.dref);
                 let r = unit.gather_reference(&args, &quad_of(coords, q));
                 put_planes(out, q, rgba_of(&r));
             }
-        })
+        });
+        self.gather_plan = Some((*args, cached));
+        n
     }
 
     /// `tex` on `n` full quads given as planes ([`QuadCoords`]: lane `l` of

@@ -415,6 +415,15 @@ pub(crate) struct Plan<'a> {
     /// from the quad's coarse or fine derivatives (or the base level)
     /// with no per-lane bias.
     simple: bool,
+    /// The common shape with a depth compare on D32F or UNORM depth, for
+    /// which the depth kernels are compiled apart ([`SIMPLE`]).
+    simple_compare: bool,
+    /// The result does not depend on lambda ([`fixed_lod`]): a view of one
+    /// level, the same filter for magnification and minification, no
+    /// anisotropy and no NaN among the LOD clamps. A shadow map or a
+    /// render target read back is mostly this; the kernel then takes no
+    /// derivatives and no `log2`.
+    lod_free: bool,
 }
 
 /// Where a sample's LOD comes from besides the quad's own derivatives.
@@ -658,6 +667,13 @@ impl<'a> Plan<'a> {
             };
         }
         let q = view.level_count.saturating_sub(1);
+        // The common shape ([`Plan::simple`]) but for a compare.
+        let shape = !cube
+            && border.is_none()
+            && aniso.is_none()
+            && matches!(explicit, Explicit::None)
+            && !matches!(args.lod, Lod::Bias(_))
+            && wrap.iter().all(|w| matches!(w, Wrap::Repeat | Wrap::Clamp));
         let nearest = smp.mag_filter == Filter::Nearest && smp.min_filter == Filter::Nearest;
         Ok(Plan {
             bytes: tex.bytes(),
@@ -726,13 +742,14 @@ impl<'a> Plan<'a> {
             out_swizzle,
             identity: out_swizzle == Swizzle::IDENTITY,
             border_raw,
-            simple: !cube
-                && compare.is_none()
-                && border.is_none()
+            simple: shape && compare.is_none(),
+            simple_compare: shape && compare.is_some(),
+            lod_free: q == 0
                 && aniso.is_none()
-                && matches!(explicit, Explicit::None)
-                && !matches!(args.lod, Lod::Bias(_))
-                && wrap.iter().all(|w| matches!(w, Wrap::Repeat | Wrap::Clamp)),
+                && smp.mag_filter == smp.min_filter
+                && !smp.min_lod.is_nan()
+                && !smp.max_lod.is_nan()
+                && !view.min_lod_clamp.is_nan(),
         })
     }
 }
@@ -750,6 +767,12 @@ pub(crate) trait GroupKernel: Sized {
     /// Whether the calls are of the common shape ([`Plan::simple`]), for
     /// which 8-bit RGBA kernels are compiled apart.
     fn simple(&self) -> bool {
+        false
+    }
+    /// Whether the calls are depth compares of the common shape
+    /// ([`Plan::simple_compare`]), for which the depth kernels are
+    /// compiled apart.
+    fn simple_compare(&self) -> bool {
         false
     }
     /// Quads `q..q + N`, written to `out` at `4q..`.
@@ -798,7 +821,9 @@ pub(crate) trait GroupKernel: Sized {
             TexelKind::Rgba8Int if Self::INT_FILTER && self.simple() => kind!(RGBA8_INT_S),
             TexelKind::Rgba8Int if Self::INT_FILTER => kind!(RGBA8_INT),
             TexelKind::Rgba8Int => kind!(RGBA8),
+            TexelKind::Depth32 if self.simple_compare() => kind!(DEPTH32_S),
             TexelKind::Depth32 => kind!(DEPTH32),
+            TexelKind::DepthUnorm if self.simple_compare() => kind!(DEPTH_UNORM_S),
             TexelKind::DepthUnorm => kind!(DEPTH_UNORM),
             TexelKind::R32f => kind!(R32F),
             TexelKind::Rgba16f => kind!(RGBA16F),
@@ -818,6 +843,11 @@ impl GroupKernel for Plan<'_> {
     #[inline(always)]
     fn simple(&self) -> bool {
         self.simple
+    }
+
+    #[inline(always)]
+    fn simple_compare(&self) -> bool {
+        self.simple_compare
     }
 
     #[inline(always)]
@@ -1122,6 +1152,23 @@ fn select<L: Lanes>(l: L, p: &Plan<'_>, fp: Footprint<L>, bias: L::F) -> QuadLod
     out
 }
 
+/// [`select`]'s result for a [`Plan::lod_free`] plan, the same for every
+/// lambda (NaN and the infinities included): with one level, `d`
+/// clamps to 0 whatever lambda is, so every mipmap mode picks level 0
+/// with weight 1 (`1 - quantize(0)`) and the next level 0 with weight 0;
+/// with one filter both ways, `linear` is that filter; no anisotropy
+/// leaves one tap and no axis. So lambda 0 gives it.
+#[inline(always)]
+fn fixed_lod<L: Lanes>(l: L, p: &Plan<'_>) -> QuadLod<L> {
+    let fp = Footprint {
+        lambda: l.f(0.0),
+        taps: l.f(1.0),
+        ax: l.f(0.0),
+        ay: l.f(0.0),
+    };
+    select(l, p, fp, l.f(0.0))
+}
+
 /// A level's addressing fields on every lane.
 struct LevelLanes<L: Lanes> {
     offset: L::I,
@@ -1206,14 +1253,17 @@ const DEPTH_UNORM: u8 = TexelKind::DepthUnorm as u8;
 const R32F: u8 = TexelKind::R32f as u8;
 const RGBA16F: u8 = TexelKind::Rgba16f as u8;
 const ANY: u8 = TexelKind::Any as u8;
-/// Set in `K` for a plan of the common shape ([`Plan::simple`]): the
-/// kernel is compiled with that shape's facts as constants, so the code
-/// for cubes, borders, compares, anisotropy and explicit or per-lane-biased
-/// LODs is not in it (on AVX2 the general kernel spent more instructions moving its
-/// footprint through the stack than filtering).
+/// Set in `K` for a plan of the common shape ([`Plan::simple`], or for
+/// the depth kinds [`Plan::simple_compare`]): the kernel is compiled with
+/// that shape's facts as constants, so the code for cubes, borders,
+/// anisotropy and explicit or per-lane-biased LODs is not in it (on AVX2
+/// the general kernel spent more instructions moving its footprint
+/// through the stack than filtering).
 const SIMPLE: u8 = 0x40;
 const RGBA8_S: u8 = RGBA8 | SIMPLE;
 const RGBA8_INT_S: u8 = RGBA8_INT | SIMPLE;
+const DEPTH32_S: u8 = DEPTH32 | SIMPLE;
+const DEPTH_UNORM_S: u8 = DEPTH_UNORM | SIMPLE;
 
 /// Whether kernel `K` is compiled for [`Plan::simple`] plans.
 #[inline(always)]
@@ -1251,26 +1301,30 @@ fn read_at<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, at: L::I, dref: L::F) -> [
     }
     let words = l.words(p.bytes, at);
     match (kind::<K>(), p.compare) {
-        (DEPTH32, Some((op, _))) => [
-            compare(l, op, dref, words.as_f32_bits()),
+        (DEPTH32 | DEPTH_UNORM, Some((op, _))) => [
+            compare(l, op, dref, depth::<L, K>(l, p, words)),
             l.f(0.0),
             l.f(0.0),
             l.f(1.0),
         ],
-        (DEPTH_UNORM, Some((op, _))) => {
-            let d = (words & l.i(p.depth_mask)).to_f32().div(l.f(p.depth_max));
-            [compare(l, op, dref, d), l.f(0.0), l.f(0.0), l.f(1.0)]
-        }
-        (DEPTH_UNORM, None) => {
-            let d = (words & l.i(p.depth_mask)).to_f32().div(l.f(p.depth_max));
-            [d, l.f(0.0), l.f(0.0), l.f(1.0)]
-        }
+        (DEPTH_UNORM, None) => [depth::<L, K>(l, p, words), l.f(0.0), l.f(0.0), l.f(1.0)],
         (R32F | DEPTH32, _) => [words.as_f32_bits(), l.f(0.0), l.f(0.0), l.f(1.0)],
         (RGBA16F, _) => {
             let high = l.words(p.bytes, at + l.i(4));
             [words.f16_lo(), words.f16_hi(), high.f16_lo(), high.f16_hi()]
         }
         _ => decode(l, p, words),
+    }
+}
+
+/// The depth of texel words of a depth kind `K` on every lane: D32F's
+/// bits, or UNORM depth's bits over their maximum (`unorm_to_f32`).
+#[inline(always)]
+fn depth<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, words: L::I) -> L::F {
+    if kind::<K>() == DEPTH_UNORM {
+        (words & l.i(p.depth_mask)).to_f32().div(l.f(p.depth_max))
+    } else {
+        words.as_f32_bits()
     }
 }
 
@@ -1370,7 +1424,7 @@ fn row_blocks<L: Lanes>(l: L, p: &Plan<'_>, lv: &LevelLanes<L>, y: L::I) -> L::I
 /// compares).
 #[inline(always)]
 const fn is_depth<const K: u8>() -> bool {
-    K == DEPTH32 || K == DEPTH_UNORM
+    kind::<K>() == DEPTH32 || kind::<K>() == DEPTH_UNORM
 }
 
 /// Whether texels of kind `K` read by `p` may be negative, -0, infinite
@@ -1383,7 +1437,7 @@ fn signed_texels<const K: u8>(p: &Plan<'_>) -> bool {
     K == R32F
         || K == RGBA16F
         || K == ANY
-        || (K == DEPTH32 && p.compare.is_none())
+        || (kind::<K>() == DEPTH32 && p.compare.is_none())
         || p.border.is_some()
 }
 
@@ -2021,7 +2075,9 @@ fn group<L: Lanes, const K: u8>(
     // Per quad (one quad per lane): the footprint of coarse derivatives
     // or the base level, and (when the LOD is per quad) the selection.
     let simple = simple::<K>();
-    let quad_fp = if !p.fine && (simple || (!p.cube && matches!(p.explicit, Explicit::None))) {
+    let quad_fp = if p.lod_free {
+        None
+    } else if !p.fine && (simple || (!p.cube && matches!(p.explicit, Explicit::None))) {
         Some(coarse_footprint(l, p, &s, &t))
     } else {
         None
@@ -2053,6 +2109,7 @@ fn group<L: Lanes, const K: u8>(
             };
             let st = (l.load(&cs[at..]), l.load(&ct[at..]));
             let lod = match &quad_lod {
+                _ if p.lod_free => fixed_lod(l, p),
                 Some(q) => spread(l, p, q, k),
                 None => select(
                     l,
@@ -2061,7 +2118,12 @@ fn group<L: Lanes, const K: u8>(
                     quad_pattern(l, p.lane_bias),
                 ),
             };
-            if !pixels::<L, K>(l, p, out, &lod, st, layer, l.f(0.0), at) {
+            let dref = if is_depth::<K>() {
+                dref_lanes(l, p, coords, at)
+            } else {
+                l.f(0.0)
+            };
+            if !pixels::<L, K>(l, p, out, &lod, st, layer, dref, at) {
                 return false;
             }
             k += 1;
@@ -2085,6 +2147,13 @@ fn group<L: Lanes, const K: u8>(
                 let r = l.load(&coords.r[at..]);
                 let face = CubeFace::new(l, sk, tk, r);
                 let fp = match p.explicit {
+                    // (Lambda makes no difference.)
+                    _ if p.lod_free => Footprint {
+                        lambda: l.f(0.0),
+                        taps: l.f(1.0),
+                        ax: l.f(0.0),
+                        ay: l.f(0.0),
+                    },
                     Explicit::Level(lambda) => Footprint {
                         lambda: quad_pattern(l, lambda),
                         taps: l.f(1.0),
@@ -2143,6 +2212,7 @@ fn group<L: Lanes, const K: u8>(
                 layer = cube.shl(2) + cube.shl(1) + face.face;
                 select(l, p, fp, quad_pattern(l, p.lane_bias))
             }
+            _ if p.lod_free => fixed_lod(l, p),
             (Some(q), _) => spread(l, p, q, k),
             (None, Some(fp)) => {
                 let fp = Footprint {
@@ -2354,7 +2424,7 @@ fn pixels<L: Lanes, const K: u8>(
         &mut out.a[base..],
     ];
     // Compare results are (r, 0, 0, 1), not swizzled (`Ctx::sample_lane`).
-    if !simple::<K>() && p.compare.is_some() {
+    if is_depth::<K>() && p.compare.is_some() {
         let [r, g, b, a] = planes;
         l.store(acc[0], r);
         l.store(l.f(0.0), g);
@@ -2399,7 +2469,7 @@ fn levels<L: Lanes, const K: u8>(
     // zero-weight level adds +0, as in `filter_level`).
     let (w0, w1) = (lod.w_hi, lod.w_lo);
     if simple::<K>() {
-        return simple_levels::<L, K>(l, p, (&lv, lod), layer, (s, t));
+        return simple_levels::<L, K>(l, p, (&lv, lod), layer, (s, t), dref);
     }
     let mut acc = [l.f(0.0); 4];
     let signed = signed_texels::<K>(p);
@@ -2444,10 +2514,11 @@ fn levels<L: Lanes, const K: u8>(
 }
 
 /// [`levels`] for [`Plan::simple`] 8-bit RGBA plans (UNORM values, no
-/// border, no compare): the same sums written out tap by tap, so that no
-/// footprint or texel array is indexed in a loop (the compiler kept
-/// those in memory); trilinear reads both levels' texels before it
-/// weighs either.
+/// border, no compare) and [`Plan::simple_compare`] depth plans (compare
+/// results, 0 or 1, in channel R): the same sums written out tap by tap,
+/// so that no footprint or texel array is indexed in a loop (the
+/// compiler kept those in memory); trilinear reads both levels' texels
+/// before it weighs either.
 #[inline(always)]
 fn simple_levels<L: Lanes, const K: u8>(
     l: L,
@@ -2455,6 +2526,7 @@ fn simple_levels<L: Lanes, const K: u8>(
     (lv, lod): (&LevelLanes<L>, &QuadLod<L>),
     layer: L::I,
     st: (L::F, L::F),
+    dref: L::F,
 ) -> Option<[L::F; 4]> {
     let (w0, w1) = (lod.w_hi, lod.w_lo);
     let t0 = level_taps::<L, K>(l, p, lv, lod.linear, st)?;
@@ -2462,13 +2534,16 @@ fn simple_levels<L: Lanes, const K: u8>(
     // (The reference's `-0.0 + x` is `x` bit for bit, signed zeros
     // included, so the sums start from their first term.)
     let acc = if w1.eq(l.f(0.0)).all() {
-        let v0 = simple_weigh(l, p, &t0, x0);
+        let v0 = simple_weigh::<L, K>(l, p, &t0, x0, dref);
         [v0[0] * w0, v0[1] * w0, v0[2] * w0, v0[3] * w0]
     } else {
         let lv1 = level_lanes(l, p, lod.lo, layer);
         let t1 = level_taps::<L, K>(l, p, &lv1, lod.linear, st)?;
         let x1 = simple_words(l, p, &lv1, &t1);
-        let (v0, v1) = (simple_weigh(l, p, &t0, x0), simple_weigh(l, p, &t1, x1));
+        let (v0, v1) = (
+            simple_weigh::<L, K>(l, p, &t0, x0, dref),
+            simple_weigh::<L, K>(l, p, &t1, x1, dref),
+        );
         [
             v0[0] * w0 + v1[0] * w1,
             v0[1] * w0 + v1[1] * w1,
@@ -2499,9 +2574,18 @@ fn simple_words<L: Lanes>(l: L, p: &Plan<'_>, lv: &LevelLanes<L>, t: &Taps<L>) -
 /// [`weigh`] of [`simple_words`]: decoded, then summed rows outer and
 /// columns inner (`filter_level`'s order; UNORM texels, so a zero-weight
 /// term adds `+0` where the reference skips it, which leaves the same
-/// bits once a weighted term is in).
+/// bits once a weighted term is in). Depth kinds: [`simple_compare`].
 #[inline(always)]
-fn simple_weigh<L: Lanes>(l: L, p: &Plan<'_>, t: &Taps<L>, words: [L::I; 4]) -> [L::F; 4] {
+fn simple_weigh<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    t: &Taps<L>,
+    words: [L::I; 4],
+    dref: L::F,
+) -> [L::F; 4] {
+    if is_depth::<K>() {
+        return simple_compare::<L, K>(l, p, t, words, dref);
+    }
     let v00 = decode(l, p, words[0]);
     if p.nearest {
         return v00;
@@ -2520,6 +2604,39 @@ fn simple_weigh<L: Lanes>(l: L, p: &Plan<'_>, t: &Taps<L>, words: [L::I; 4]) -> 
         w[0] * v00[2] + w[1] * v01[2] + w[2] * v10[2] + w[3] * v11[2],
         w[0] * v00[3] + w[1] * v01[3] + w[2] * v10[3] + w[3] * v11[3],
     ]
+}
+
+/// [`simple_weigh`] of depth words under a compare: each texel's depth
+/// compared with `dref` (1 or 0, [`compare`]) and channel R weighed in
+/// [`weigh`]'s order (compare results are never negative, so as for UNORM
+/// texels a zero-weight term adds `+0`); the other channels are 0 (the
+/// caller writes `(r, 0, 0, 1)`).
+#[inline(always)]
+fn simple_compare<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    t: &Taps<L>,
+    words: [L::I; 4],
+    dref: L::F,
+) -> [L::F; 4] {
+    let zero = l.f(0.0);
+    // (A simple compare plan always has its compare.)
+    let op = p.compare.map_or(CompareOp::Always, |(op, _)| op);
+    let c00 = compare(l, op, dref, depth::<L, K>(l, p, words[0]));
+    if p.nearest {
+        return [c00, zero, zero, zero];
+    }
+    let [wx, wy] = t.wts;
+    let (c01, c10, c11) = (
+        compare(l, op, dref, depth::<L, K>(l, p, words[1])),
+        compare(l, op, dref, depth::<L, K>(l, p, words[2])),
+        compare(l, op, dref, depth::<L, K>(l, p, words[3])),
+    );
+    let r = (wx[0] * wy[0]) * c00
+        + (wx[1] * wy[0]) * c01
+        + (wx[0] * wy[1]) * c10
+        + (wx[1] * wy[1]) * c11;
+    [r, zero, zero, zero]
 }
 
 /// Anisotropic footprints (`Ctx::sample_lane` with taps): per level with
