@@ -418,10 +418,6 @@ pub(crate) struct Plan<'a> {
     /// The common shape with a depth compare on D32F or UNORM depth, for
     /// which the depth kernels are compiled apart ([`SIMPLE`]).
     simple_compare: bool,
-    /// The common shape on a cube or cube array (no compare), for which
-    /// the 8-bit RGBA kernel is compiled apart ([`SIMPLE`] and
-    /// [`CUBE`]).
-    simple_cube: bool,
     /// The result does not depend on lambda ([`fixed_lod`]): a view of one
     /// level, the same filter for magnification and minification, no
     /// anisotropy and no NaN among the LOD clamps. A shadow map or a
@@ -671,8 +667,9 @@ impl<'a> Plan<'a> {
             };
         }
         let q = view.level_count.saturating_sub(1);
-        // The common shape ([`Plan::simple`]) but for a compare and cubes.
-        let shape = border.is_none()
+        // The common shape ([`Plan::simple`]) but for a compare.
+        let shape = !cube
+            && border.is_none()
             && aniso.is_none()
             && matches!(explicit, Explicit::None)
             && !matches!(args.lod, Lod::Bias(_))
@@ -745,9 +742,8 @@ impl<'a> Plan<'a> {
             out_swizzle,
             identity: out_swizzle == Swizzle::IDENTITY,
             border_raw,
-            simple: !cube && shape && compare.is_none(),
-            simple_compare: !cube && shape && compare.is_some(),
-            simple_cube: cube && shape && compare.is_none(),
+            simple: shape && compare.is_none(),
+            simple_compare: shape && compare.is_some(),
             lod_free: q == 0
                 && aniso.is_none()
                 && smp.mag_filter == smp.min_filter
@@ -777,12 +773,6 @@ pub(crate) trait GroupKernel: Sized {
     /// ([`Plan::simple_compare`]), for which the depth kernels are
     /// compiled apart.
     fn simple_compare(&self) -> bool {
-        false
-    }
-    /// Whether the calls are of the common shape on a cube
-    /// ([`Plan::simple_cube`]), for which 8-bit RGBA kernels are compiled
-    /// apart.
-    fn simple_cube(&self) -> bool {
         false
     }
     /// Quads `q..q + N`, written to `out` at `4q..`.
@@ -827,7 +817,6 @@ pub(crate) trait GroupKernel: Sized {
         }
         match self.texel() {
             TexelKind::Rgba8 if self.simple() => kind!(RGBA8_S),
-            TexelKind::Rgba8 if self.simple_cube() => kind!(RGBA8_CS),
             TexelKind::Rgba8 => kind!(RGBA8),
             TexelKind::Rgba8Int if Self::INT_FILTER && self.simple() => kind!(RGBA8_INT_S),
             TexelKind::Rgba8Int if Self::INT_FILTER => kind!(RGBA8_INT),
@@ -859,11 +848,6 @@ impl GroupKernel for Plan<'_> {
     #[inline(always)]
     fn simple_compare(&self) -> bool {
         self.simple_compare
-    }
-
-    #[inline(always)]
-    fn simple_cube(&self) -> bool {
-        self.simple_cube
     }
 
     #[inline(always)]
@@ -1280,31 +1264,17 @@ const RGBA8_S: u8 = RGBA8 | SIMPLE;
 const RGBA8_INT_S: u8 = RGBA8_INT | SIMPLE;
 const DEPTH32_S: u8 = DEPTH32 | SIMPLE;
 const DEPTH_UNORM_S: u8 = DEPTH_UNORM | SIMPLE;
-/// Set in `K` with [`SIMPLE`] for the common shape on a cube
-/// ([`Plan::simple_cube`]): the LOD and face per lane as the general
-/// kernel makes them, then the simple kernel's texel reads and sums,
-/// but for a seamless footprint that leaves its face (the general sums,
-/// `seam_read`).
-const CUBE: u8 = 0x20;
-const RGBA8_CS: u8 = RGBA8 | SIMPLE | CUBE;
 
-/// Whether kernel `K` is compiled for [`Plan::simple`] plans (or their
-/// compare and cube forms).
+/// Whether kernel `K` is compiled for [`Plan::simple`] plans.
 #[inline(always)]
 const fn simple<const K: u8>() -> bool {
     K & SIMPLE != 0
 }
 
-/// Whether kernel `K` is compiled for [`Plan::simple_cube`] plans.
-#[inline(always)]
-const fn simple_cube<const K: u8>() -> bool {
-    K & CUBE != 0
-}
-
-/// The texel kind of kernel `K` ([`SIMPLE`] and [`CUBE`] cleared).
+/// The texel kind of kernel `K` ([`SIMPLE`] cleared).
 #[inline(always)]
 const fn kind<const K: u8>() -> u8 {
-    K & !(SIMPLE | CUBE)
+    K & !SIMPLE
 }
 
 /// The texel at block index `blk` of level `lv` on every lane: decoded,
@@ -1464,9 +1434,9 @@ const fn is_depth<const K: u8>() -> bool {
 #[inline(always)]
 fn signed_texels<const K: u8>(p: &Plan<'_>) -> bool {
     // A border colour may be negative, -0 or not finite too.
-    kind::<K>() == R32F
-        || kind::<K>() == RGBA16F
-        || kind::<K>() == ANY
+    K == R32F
+        || K == RGBA16F
+        || K == ANY
         || (kind::<K>() == DEPTH32 && p.compare.is_none())
         || p.border.is_some()
 }
@@ -1559,7 +1529,7 @@ fn axis_taps<L: Lanes, const K: u8>(
     if !fl.abs().lt(l.f(16_777_216.0)).all() {
         return None;
     }
-    let (off, seam) = if (!simple::<K>() || simple_cube::<K>()) && p.seamless {
+    let (off, seam) = if !simple::<K>() && p.seamless {
         // A linear footprint that leaves the face reads the neighbouring
         // face (`Ctx::cube_texel`, in `seam_read`).
         let top = size_f - l.f(1.0);
@@ -2104,9 +2074,7 @@ fn group<L: Lanes, const K: u8>(
     // and each inlined copy costs build time.
     // Per quad (one quad per lane): the footprint of coarse derivatives
     // or the base level, and (when the LOD is per quad) the selection.
-    // (Cubes take their LOD per lane below, in the simple cube kernel
-    // too.)
-    let simple = simple::<K>() && !simple_cube::<K>();
+    let simple = simple::<K>();
     let quad_fp = if p.lod_free {
         None
     } else if !p.fine && (simple || (!p.cube && matches!(p.explicit, Explicit::None))) {
@@ -2501,13 +2469,7 @@ fn levels<L: Lanes, const K: u8>(
     // zero-weight level adds +0, as in `filter_level`).
     let (w0, w1) = (lod.w_hi, lod.w_lo);
     if simple::<K>() {
-        match simple_levels::<L, K>(l, p, (&lv, lod), layer, (s, t), dref) {
-            Simple::Done(acc) => return Some(acc),
-            Simple::Inexact => return None,
-            // A seamless cube footprint that leaves its face: the general
-            // sums below.
-            Simple::Seam => {}
-        }
+        return simple_levels::<L, K>(l, p, (&lv, lod), layer, (s, t), dref);
     }
     let mut acc = [l.f(0.0); 4];
     let signed = signed_texels::<K>(p);
@@ -2565,15 +2527,9 @@ fn simple_levels<L: Lanes, const K: u8>(
     layer: L::I,
     st: (L::F, L::F),
     dref: L::F,
-) -> Simple<L> {
+) -> Option<[L::F; 4]> {
     let (w0, w1) = (lod.w_hi, lod.w_lo);
-    let Some(t0) = level_taps::<L, K>(l, p, lv, lod.linear, st) else {
-        return Simple::Inexact;
-    };
-    // (Always `false` but in the cube kernel.)
-    if t0.seam {
-        return Simple::Seam;
-    }
+    let t0 = level_taps::<L, K>(l, p, lv, lod.linear, st)?;
     let x0 = simple_words(l, p, lv, &t0);
     // (The reference's `-0.0 + x` is `x` bit for bit, signed zeros
     // included, so the sums start from their first term.)
@@ -2582,12 +2538,7 @@ fn simple_levels<L: Lanes, const K: u8>(
         [v0[0] * w0, v0[1] * w0, v0[2] * w0, v0[3] * w0]
     } else {
         let lv1 = level_lanes(l, p, lod.lo, layer);
-        let Some(t1) = level_taps::<L, K>(l, p, &lv1, lod.linear, st) else {
-            return Simple::Inexact;
-        };
-        if t1.seam {
-            return Simple::Seam;
-        }
+        let t1 = level_taps::<L, K>(l, p, &lv1, lod.linear, st)?;
         let x1 = simple_words(l, p, &lv1, &t1);
         let (v0, v1) = (
             simple_weigh::<L, K>(l, p, &t0, x0, dref),
@@ -2600,18 +2551,7 @@ fn simple_levels<L: Lanes, const K: u8>(
             v0[3] * w0 + v1[3] * w1,
         ]
     };
-    Simple::Done(acc)
-}
-
-/// What [`simple_levels`] made of a vector of pixels.
-enum Simple<L: Lanes> {
-    /// The filtered value.
-    Done([L::F; 4]),
-    /// A lane's texel index is not exact in i32 (the group goes back).
-    Inexact,
-    /// A seamless cube footprint leaves its face (only in the cube
-    /// kernel): [`levels`]' general sums take the vector.
-    Seam,
+    Some(acc)
 }
 
 /// The texel words of a [`Plan::simple`] footprint: `[00, 01, 10, 11]`
