@@ -88,10 +88,14 @@ pub struct QuadSampler<'a> {
     level: SimdLevel,
     planar_quads: usize,
     /// The planar kernel's plan for the last `args` (none: not for it).
-    plan: Option<(SampleArgs, Option<Box<planar::Plan<'a>>>)>,
+    plan: PlanSlot<'a, planar::Plan<'a>>,
     /// The planar gather kernel's plan for the last gather `args`.
-    gather_plan: Option<(GatherArgs, Option<Box<planar::GatherPlan<'a>>>)>,
+    gather_plan: PlanSlot<'a, planar::GatherPlan<'a>>,
 }
+
+/// A planar kernel's plan kept with the args it was made for (`None`
+/// inside: the kernel does not take those args).
+type PlanSlot<'a, P> = Option<(<P as planar::CallPlan<'a>>::Args, Option<Box<P>>)>;
 
 impl<'a> QuadSampler<'a> {
     /// Binds the headers after checking them: the sampler with the view
@@ -173,27 +177,20 @@ impl<'a> QuadSampler<'a> {
     ) -> usize {
         let n = planar_quads(self.ctx.view.kind, coords, out);
         let args = &with_dref_plane(args, coords, |a| &mut a.dref);
-        // Kept across calls with the same args, as `sample_planar` keeps
-        // its plan.
-        let cached = match self.gather_plan.take() {
-            Some((a, plan)) if a == *args => plan,
-            _ => planar::GatherPlan::new(&self.ctx, args).ok().map(Box::new),
-        };
-        let plan = cached.as_ref().filter(|_| self.ctx.usable);
-        let run = plan.map(|p| {
-            move |level, coords: &QuadCoords<'_>, out: &mut PlanarOut<'_>, q, end| {
-                p.run(level, coords, out, q, end)
-            }
-        });
-        let n = self.drive_planar(n, coords, out, run, |unit, out, from, end| {
-            for q in from..end {
-                let args = quad_args(args, coords, q, |a| &mut a.dref);
-                let r = unit.gather_reference(&args, &quad_of(coords, q));
-                put_planes(out, q, rgba_of(&r));
-            }
-        });
-        self.gather_plan = Some((*args, cached));
-        n
+        self.planar_call(
+            |u| &mut u.gather_plan,
+            args,
+            n,
+            coords,
+            out,
+            |unit, out, from, end| {
+                for q in from..end {
+                    let args = quad_args(args, coords, q, |a| &mut a.dref);
+                    let r = unit.gather_reference(&args, &quad_of(coords, q));
+                    put_planes(out, q, rgba_of(&r));
+                }
+            },
+        )
     }
 
     /// `tex` on `n` full quads given as planes ([`QuadCoords`]: lane `l` of
@@ -212,28 +209,53 @@ impl<'a> QuadSampler<'a> {
         let n = planar_quads(self.ctx.view.kind, coords, out);
         // A reference plane makes a compare; the kernel reads the plane.
         let args = &with_dref_plane(args, coords, |a| &mut a.dref);
-        // The plan of the last args, kept across calls (a renderer calls
-        // once per batch with the same args); out of `self` while the
-        // driver borrows it.
-        let cached = match self.plan.take() {
+        self.planar_call(
+            |u| &mut u.plan,
+            args,
+            n,
+            coords,
+            out,
+            |unit, out, from, end| {
+                for q in from..end {
+                    let args = quad_args(args, coords, q, |a| &mut a.dref);
+                    let r = unit.sample_other(&args, &quad_of(coords, q));
+                    put_planes(out, q, rgba_of(&r));
+                }
+            },
+        )
+    }
+
+    /// A planar call of `n` quads through the plan for `args`: the plan in
+    /// `slot` when it was made for the same args (a renderer calls once
+    /// per batch with the same args), else a new one; out of `self` while
+    /// [`Self::drive_planar`] borrows it, and back in `slot` after.
+    /// Unusable views and args the kernel does not take go to `other`
+    /// ([`Self::sample`] gives zeros for the first).
+    fn planar_call<'o, P, O>(
+        &mut self,
+        slot: fn(&mut Self) -> &mut PlanSlot<'a, P>,
+        args: &P::Args,
+        n: usize,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'o>,
+        other: O,
+    ) -> usize
+    where
+        P: planar::CallPlan<'a>,
+        O: FnMut(&mut Self, &mut PlanarOut<'o>, usize, usize),
+    {
+        let cached = match slot(self).take() {
             Some((a, plan)) if a == *args => plan,
-            _ => planar::Plan::new(&self.ctx, args).ok().map(Box::new),
+            _ => P::for_call(&self.ctx, args).ok().map(Box::new),
         };
-        // Unusable views go quad by quad (`Self::sample` gives zeros).
         let plan = cached.as_ref().filter(|_| self.ctx.usable);
         let run = plan.map(|p| {
             move |level, coords: &QuadCoords<'_>, out: &mut PlanarOut<'_>, q, end| {
                 p.run(level, coords, out, q, end)
             }
         });
-        let n = self.drive_planar(n, coords, out, run, |unit, out, from, end| {
-            for q in from..end {
-                let args = quad_args(args, coords, q, |a| &mut a.dref);
-                let r = unit.sample_other(&args, &quad_of(coords, q));
-                put_planes(out, q, rgba_of(&r));
-            }
-        });
-        self.plan = Some((*args, cached));
+        let n = self.drive_planar(n, coords, out, run, other);
+        *slot(self) = Some((*args, cached));
         n
     }
 

@@ -762,6 +762,11 @@ pub(crate) trait GroupKernel: Sized {
     /// ([`TexelKind::Rgba8Int`]) differently from [`TexelKind::Rgba8`]
     /// (gathers filter nothing: they read those texels as `Rgba8`).
     const INT_FILTER: bool;
+    /// Whether plans of the common shape ([`Plan::simple`],
+    /// [`Plan::simple_compare`]) have kernels of their own (gathers read
+    /// every footprint one way: their dispatch then names no such kernel,
+    /// so none is compiled for them).
+    const SHAPES: bool;
     /// How the kernel reads texels.
     fn texel(&self) -> TexelKind;
     /// Whether the calls are of the common shape ([`Plan::simple`]), for
@@ -791,8 +796,9 @@ pub(crate) trait GroupKernel: Sized {
     /// caller takes that group another way and calls again after it).
     ///
     /// Each texel kind is its own [`LaneKernel`], so its own compiled
-    /// function per level: one function holding every kind's kernel took
-    /// the compiler minutes on one core.
+    /// function per level (one function holding every kind's kernel took
+    /// the compiler minutes on one core), called through its own module
+    /// of [`homes`].
     fn run(
         &self,
         level: SimdLevel,
@@ -802,38 +808,88 @@ pub(crate) trait GroupKernel: Sized {
         quads: usize,
     ) -> usize {
         macro_rules! kind {
-            ($k:expr) => {
-                arch::run_at(
-                    level,
-                    Groups::<Self, { $k }> {
-                        plan: self,
+            ($home:ident) => {
+                homes::$home::run(self, level, coords, out, first, quads)
+            };
+        }
+        match self.texel() {
+            TexelKind::Rgba8 if Self::SHAPES && self.simple() => kind!(rgba8_s),
+            TexelKind::Rgba8 => kind!(rgba8),
+            TexelKind::Rgba8Int if Self::INT_FILTER && Self::SHAPES && self.simple() => {
+                kind!(rgba8_int_s)
+            }
+            TexelKind::Rgba8Int if Self::INT_FILTER => kind!(rgba8_int),
+            TexelKind::Rgba8Int => kind!(rgba8),
+            TexelKind::Depth32 if Self::SHAPES && self.simple_compare() => kind!(depth32_s),
+            TexelKind::Depth32 => kind!(depth32),
+            TexelKind::DepthUnorm if Self::SHAPES && self.simple_compare() => {
+                kind!(depth_unorm_s)
+            }
+            TexelKind::DepthUnorm => kind!(depth_unorm),
+            TexelKind::R32f => kind!(r32f),
+            TexelKind::Rgba16f => kind!(rgba16f),
+            TexelKind::Any => kind!(any),
+        }
+    }
+}
+
+/// One module per compiled kernel `K`, each with the entry that runs it.
+///
+/// rustc puts a generic function's instances in the code-generation unit
+/// of the module that defines the function (the `#[inline]` ones it
+/// copies into each unit that calls them, as it does [`arch::run_at`] and
+/// the per-level functions under it). With one entry for every kernel
+/// the compiler had a single unit of some hundred thousand lines of IR
+/// per kernel and level, optimized on one core; with an entry per module
+/// the kernels spread over the units and the cores.
+mod homes {
+    macro_rules! homes {
+        ($($home:ident = $k:ident;)*) => {$(
+            #[doc = concat!("The kernel for `", stringify!($k), "`.")]
+            pub(super) mod $home {
+                use super::super::{
+                    arch, GroupKernel, Groups, PlanarOut, QuadCoords, SimdLevel, $k,
+                };
+
+                /// [`GroupKernel::run`] through this module's kernel.
+                pub(in super::super) fn run<G: GroupKernel>(
+                    plan: &G,
+                    level: SimdLevel,
+                    coords: &QuadCoords<'_>,
+                    out: &mut PlanarOut<'_>,
+                    first: usize,
+                    quads: usize,
+                ) -> usize {
+                    let groups = Groups::<G, $k> {
+                        plan,
                         coords,
                         out,
                         first,
                         quads,
-                    },
-                )
-            };
-        }
-        match self.texel() {
-            TexelKind::Rgba8 if self.simple() => kind!(RGBA8_S),
-            TexelKind::Rgba8 => kind!(RGBA8),
-            TexelKind::Rgba8Int if Self::INT_FILTER && self.simple() => kind!(RGBA8_INT_S),
-            TexelKind::Rgba8Int if Self::INT_FILTER => kind!(RGBA8_INT),
-            TexelKind::Rgba8Int => kind!(RGBA8),
-            TexelKind::Depth32 if self.simple_compare() => kind!(DEPTH32_S),
-            TexelKind::Depth32 => kind!(DEPTH32),
-            TexelKind::DepthUnorm if self.simple_compare() => kind!(DEPTH_UNORM_S),
-            TexelKind::DepthUnorm => kind!(DEPTH_UNORM),
-            TexelKind::R32f => kind!(R32F),
-            TexelKind::Rgba16f => kind!(RGBA16F),
-            TexelKind::Any => kind!(ANY),
-        }
+                    };
+                    arch::run_at(level, groups)
+                }
+            }
+        )*};
+    }
+    homes! {
+        rgba8 = RGBA8;
+        rgba8_s = RGBA8_S;
+        rgba8_int = RGBA8_INT;
+        rgba8_int_s = RGBA8_INT_S;
+        depth32 = DEPTH32;
+        depth32_s = DEPTH32_S;
+        depth_unorm = DEPTH_UNORM;
+        depth_unorm_s = DEPTH_UNORM_S;
+        r32f = R32F;
+        rgba16f = RGBA16F;
+        any = ANY;
     }
 }
 
 impl GroupKernel for Plan<'_> {
     const INT_FILTER: bool = true;
+    const SHAPES: bool = true;
 
     #[inline(always)]
     fn texel(&self) -> TexelKind {
@@ -859,6 +915,31 @@ impl GroupKernel for Plan<'_> {
         q: usize,
     ) -> bool {
         group::<L, K>(l, self, coords, out, q)
+    }
+}
+
+/// A kernel's plan made from one call's args ([`Plan`] from
+/// [`SampleArgs`], [`GatherPlan`] from [`GatherArgs`]).
+pub(crate) trait CallPlan<'a>: GroupKernel {
+    /// The call's args.
+    type Args: Copy + PartialEq;
+    /// The plan for `args` on `ctx`, or why the kernel does not take them.
+    fn for_call(ctx: &Ctx<'a>, args: &Self::Args) -> Result<Self, Fallback>;
+}
+
+impl<'a> CallPlan<'a> for Plan<'a> {
+    type Args = SampleArgs;
+
+    fn for_call(ctx: &Ctx<'a>, args: &SampleArgs) -> Result<Plan<'a>, Fallback> {
+        Plan::new(ctx, args)
+    }
+}
+
+impl<'a> CallPlan<'a> for GatherPlan<'a> {
+    type Args = GatherArgs;
+
+    fn for_call(ctx: &Ctx<'a>, args: &GatherArgs) -> Result<GatherPlan<'a>, Fallback> {
+        GatherPlan::new(ctx, args)
     }
 }
 
@@ -1293,35 +1374,36 @@ fn read<L: Lanes, const K: u8>(
 /// [`read`] of the texel at byte offset `at` on every lane.
 #[inline(always)]
 fn read_at<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, at: L::I, dref: L::F) -> [L::F; 4] {
-    if kind::<K>() == ANY {
+    if const { kind::<K>() == ANY } {
         return match &p.chans {
             Some(ch) => decode_chans(l, p, ch, at),
             None => decode_lanes(l, p, at),
         };
     }
     let words = l.words(p.bytes, at);
-    match (kind::<K>(), p.compare) {
-        (DEPTH32 | DEPTH_UNORM, Some((op, _))) => [
-            compare(l, op, dref, depth::<L, K>(l, p, words)),
-            l.f(0.0),
-            l.f(0.0),
-            l.f(1.0),
-        ],
-        (DEPTH_UNORM, None) => [depth::<L, K>(l, p, words), l.f(0.0), l.f(0.0), l.f(1.0)],
-        (R32F | DEPTH32, _) => [words.as_f32_bits(), l.f(0.0), l.f(0.0), l.f(1.0)],
-        (RGBA16F, _) => {
-            let high = l.words(p.bytes, at + l.i(4));
-            [words.f16_lo(), words.f16_hi(), high.f16_lo(), high.f16_hi()]
-        }
-        _ => decode(l, p, words),
+    if const { is_depth::<K>() } {
+        let d = depth::<L, K>(l, p, words);
+        let r = match p.compare {
+            Some((op, _)) => compare(l, op, dref, d),
+            None => d,
+        };
+        return [r, l.f(0.0), l.f(0.0), l.f(1.0)];
     }
+    if const { kind::<K>() == R32F } {
+        return [words.as_f32_bits(), l.f(0.0), l.f(0.0), l.f(1.0)];
+    }
+    if const { kind::<K>() == RGBA16F } {
+        let high = l.words(p.bytes, at + l.i(4));
+        return [words.f16_lo(), words.f16_hi(), high.f16_lo(), high.f16_hi()];
+    }
+    decode(l, p, words)
 }
 
 /// The depth of texel words of a depth kind `K` on every lane: D32F's
 /// bits, or UNORM depth's bits over their maximum (`unorm_to_f32`).
 #[inline(always)]
 fn depth<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, words: L::I) -> L::F {
-    if kind::<K>() == DEPTH_UNORM {
+    if const { kind::<K>() == DEPTH_UNORM } {
         (words & l.i(p.depth_mask)).to_f32().div(l.f(p.depth_max))
     } else {
         words.as_f32_bits()
@@ -1529,7 +1611,7 @@ fn axis_taps<L: Lanes, const K: u8>(
     if !fl.abs().lt(l.f(16_777_216.0)).all() {
         return None;
     }
-    let (off, seam) = if !simple::<K>() && p.seamless {
+    let (off, seam) = if const { !simple::<K>() } && p.seamless {
         // A linear footprint that leaves the face reads the neighbouring
         // face (`Ctx::cube_texel`, in `seam_read`).
         let top = size_f - l.f(1.0);
@@ -1557,7 +1639,7 @@ fn axis_taps<L: Lanes, const K: u8>(
             wrap_index::<L, K>(l, p, k, i1, size)
         },
     ];
-    let inside = if !simple::<K>() && p.wrap[k] == Wrap::Border {
+    let inside = if const { !simple::<K>() } && p.wrap[k] == Wrap::Border {
         // `wrap_index` clamps: an index it moved was outside.
         [(idx[0] - i0).nonzero().not(), (idx[1] - i1).nonzero().not()]
     } else {
@@ -1790,7 +1872,7 @@ fn weigh<L: Lanes, const K: u8>(
     // Compares filter channel R alone. (Colour kinds never compare: a
     // constant bound, so the channel loops unroll and `acc` stays in
     // registers.)
-    let channels = if is_depth::<K>() && p.compare.is_some() {
+    let channels = if const { is_depth::<K>() } && p.compare.is_some() {
         1
     } else {
         4
@@ -2074,17 +2156,17 @@ fn group<L: Lanes, const K: u8>(
     // and each inlined copy costs build time.
     // Per quad (one quad per lane): the footprint of coarse derivatives
     // or the base level, and (when the LOD is per quad) the selection.
-    let simple = simple::<K>();
+    let shaped = const { simple::<K>() };
     let quad_fp = if p.lod_free {
         None
-    } else if !p.fine && (simple || (!p.cube && matches!(p.explicit, Explicit::None))) {
+    } else if !p.fine && (shaped || (!p.cube && matches!(p.explicit, Explicit::None))) {
         Some(coarse_footprint(l, p, &s, &t))
     } else {
         None
     };
     let quad_lod = match &quad_fp {
         // (Simple plans are per pixel only under fine derivatives.)
-        Some(fp) if simple || !p.per_pixel => {
+        Some(fp) if shaped || !p.per_pixel => {
             let fp = Footprint {
                 lambda: fp.lambda,
                 taps: fp.taps,
@@ -2095,7 +2177,7 @@ fn group<L: Lanes, const K: u8>(
         }
         _ => None,
     };
-    if simple {
+    if const { simple::<K>() } {
         // One LOD per quad, already made, spread to each vector's lanes,
         // or under fine derivatives each vector's own; then its pixels at
         // once (no prepared vectors kept through memory as below).
@@ -2118,7 +2200,7 @@ fn group<L: Lanes, const K: u8>(
                     quad_pattern(l, p.lane_bias),
                 ),
             };
-            let dref = if is_depth::<K>() {
+            let dref = if const { is_depth::<K>() } {
                 dref_lanes(l, p, coords, at)
             } else {
                 l.f(0.0)
@@ -2407,9 +2489,9 @@ fn pixels<L: Lanes, const K: u8>(
     dref: L::F,
     base: usize,
 ) -> bool {
-    let acc = if kind::<K>() == RGBA8_INT {
+    let acc = if const { kind::<K>() == RGBA8_INT } {
         levels_int::<L, K>(l, p, lod, layer, (s, t))
-    } else if !simple::<K>() && p.aniso.is_some() {
+    } else if const { !simple::<K>() } && p.aniso.is_some() {
         aniso_levels::<L, K>(l, p, lod, layer, (s, t), dref)
     } else {
         levels::<L, K>(l, p, lod, layer, (s, t), dref)
@@ -2424,7 +2506,7 @@ fn pixels<L: Lanes, const K: u8>(
         &mut out.a[base..],
     ];
     // Compare results are (r, 0, 0, 1), not swizzled (`Ctx::sample_lane`).
-    if is_depth::<K>() && p.compare.is_some() {
+    if const { is_depth::<K>() } && p.compare.is_some() {
         let [r, g, b, a] = planes;
         l.store(acc[0], r);
         l.store(l.f(0.0), g);
@@ -2468,7 +2550,7 @@ fn levels<L: Lanes, const K: u8>(
     // `sample_lane`: -0.0 plus each weighted level (UNORM values: a
     // zero-weight level adds +0, as in `filter_level`).
     let (w0, w1) = (lod.w_hi, lod.w_lo);
-    if simple::<K>() {
+    if const { simple::<K>() } {
         return simple_levels::<L, K>(l, p, (&lv, lod), layer, (s, t), dref);
     }
     let mut acc = [l.f(0.0); 4];
@@ -2583,7 +2665,7 @@ fn simple_weigh<L: Lanes, const K: u8>(
     words: [L::I; 4],
     dref: L::F,
 ) -> [L::F; 4] {
-    if is_depth::<K>() {
+    if const { is_depth::<K>() } {
         return simple_compare::<L, K>(l, p, t, words, dref);
     }
     let v00 = decode(l, p, words[0]);
@@ -2656,7 +2738,7 @@ fn aniso_levels<L: Lanes, const K: u8>(
 ) -> Option<[L::F; 4]> {
     let zero = l.f(0.0);
     let one = l.f(1.0);
-    let channels = if is_depth::<K>() && p.compare.is_some() {
+    let channels = if const { is_depth::<K>() } && p.compare.is_some() {
         1
     } else {
         4
@@ -2784,6 +2866,7 @@ impl<'a> GatherPlan<'a> {
 
 impl GroupKernel for GatherPlan<'_> {
     const INT_FILTER: bool = false;
+    const SHAPES: bool = false;
 
     #[inline(always)]
     fn texel(&self) -> TexelKind {
@@ -2831,7 +2914,7 @@ fn read_one<L: Lanes, const K: u8>(
 ) -> L::F {
     match pick {
         Pick::Const(v) => l.f(v),
-        Pick::Channel(c) if K == RGBA8 => {
+        Pick::Channel(c) if const { K == RGBA8 } => {
             let words = l.words(p.bytes, lv.offset + blk.shl(p.texel_shift));
             // Byte `c` of RGBA, R and B swapped for BGRA.
             let byte = if p.bgra && c != 1 && c != 3 { 2 - c } else { c };
@@ -2877,7 +2960,7 @@ fn footprint_i0<L: Lanes>(l: L, st: L::F, size_f: L::F, off: f32) -> Option<L::I
 #[inline(always)]
 fn wrap_index<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, k: usize, i: L::I, size: L::I) -> L::I {
     let top = size - l.i(1);
-    if simple::<K>() {
+    if const { simple::<K>() } {
         // `repeat` or `clamp_to_edge` ([`Plan::simple`]): a test, not a
         // jump table.
         return if p.wrap[k] == Wrap::Repeat {

@@ -84,7 +84,12 @@ fn detected() -> crate::cpu::SimdLevel {
     *BEST.get_or_init(crate::cpu::SimdLevel::detect)
 }
 
+// `#[inline]`: compiled in the code-generation unit of each caller
+// rather than all in this module's, so that the kernels spread over the
+// units (`planar::homes`). (The call itself cannot be inlined: the
+// caller lacks these features.)
 #[cfg(target_arch = "x86_64")]
+#[inline]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt"
 )]
@@ -92,7 +97,9 @@ fn avx512<K: LaneKernel>(k: K) -> K::Out {
     k.run(x86::Avx512(()))
 }
 
+/// See `avx512` on `#[inline]`.
 #[cfg(target_arch = "x86_64")]
+#[inline]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
 fn avx2<K: LaneKernel>(k: K) -> K::Out {
     k.run(x86::Avx2(scalar_words()))
