@@ -409,15 +409,9 @@ pub(crate) struct Plan<'a> {
     /// The border texel in the order the kernel holds channels (R and B
     /// exchanged for BGRA).
     border_raw: Option<[f32; 4]>,
-    /// The common shape, for which the 8-bit RGBA kernels are compiled
-    /// apart ([`SIMPLE`]): not a cube, no compare, no border, no
-    /// anisotropy, `repeat` or `clamp_to_edge` on both axes, and the LOD
-    /// from the quad's coarse or fine derivatives (or the base level)
-    /// with no per-lane bias.
-    simple: bool,
-    /// The common shape with a depth compare on D32F or UNORM depth, for
-    /// which the depth kernels are compiled apart ([`SIMPLE`]).
-    simple_compare: bool,
+    /// Whether the calls are of the common shape, for which kernels are
+    /// compiled apart ([`Shape`]).
+    shape: Shape,
     /// The result does not depend on lambda ([`fixed_lod`]): a view of one
     /// level, the same filter for magnification and minification, no
     /// anisotropy and no NaN among the LOD clamps. A shadow map or a
@@ -667,9 +661,8 @@ impl<'a> Plan<'a> {
             };
         }
         let q = view.level_count.saturating_sub(1);
-        // The common shape ([`Plan::simple`]) but for a compare.
-        let shape = !cube
-            && border.is_none()
+        // The common shape ([`Shape`]) but for a compare and cubes.
+        let shape = border.is_none()
             && aniso.is_none()
             && matches!(explicit, Explicit::None)
             && !matches!(args.lod, Lod::Bias(_))
@@ -742,8 +735,12 @@ impl<'a> Plan<'a> {
             out_swizzle,
             identity: out_swizzle == Swizzle::IDENTITY,
             border_raw,
-            simple: shape && compare.is_none(),
-            simple_compare: shape && compare.is_some(),
+            shape: match (shape, cube, compare.is_some()) {
+                (false, _, _) | (true, true, true) => Shape::General,
+                (true, false, false) => Shape::Simple,
+                (true, false, true) => Shape::SimpleCompare,
+                (true, true, false) => Shape::SimpleCube,
+            },
             lod_free: q == 0
                 && aniso.is_none()
                 && smp.mag_filter == smp.min_filter
@@ -754,6 +751,25 @@ impl<'a> Plan<'a> {
     }
 }
 
+/// Which of the kernels compiled apart for the common shape a plan takes
+/// (the [`SIMPLE`] bit of `K`): no border colour, no anisotropy, `repeat`
+/// or `clamp_to_edge` on both axes, and the LOD from the quad's coarse or
+/// fine derivatives (or the base level) with no per-lane bias. With those
+/// facts constant, such a kernel holds no code for the other cases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// Not of the common shape: the general kernel of the texel kind.
+    General,
+    /// 2D or 2D array without a compare (the 8-bit RGBA kernels).
+    Simple,
+    /// 2D or 2D array with a depth compare on D32F or UNORM depth (the
+    /// depth kernels: PCF).
+    SimpleCompare,
+    /// A cube or cube array without a compare (the 8-bit RGBA kernel with
+    /// [`CUBE`]).
+    SimpleCube,
+}
+
 /// A planar kernel over whole groups of `N` quads ([`Plan`] samples,
 /// [`GatherPlan`] gathers): the texel kind it is compiled for, one group
 /// (`false`: handed back), and the run over a call's groups.
@@ -762,23 +778,17 @@ pub(crate) trait GroupKernel: Sized {
     /// ([`TexelKind::Rgba8Int`]) differently from [`TexelKind::Rgba8`]
     /// (gathers filter nothing: they read those texels as `Rgba8`).
     const INT_FILTER: bool;
-    /// Whether plans of the common shape ([`Plan::simple`],
-    /// [`Plan::simple_compare`]) have kernels of their own (gathers read
+    /// Whether plans of the common shape ([`Shape`]) have kernels of
+    /// their own (gathers read
     /// every footprint one way: their dispatch then names no such kernel,
     /// so none is compiled for them).
     const SHAPES: bool;
     /// How the kernel reads texels.
     fn texel(&self) -> TexelKind;
-    /// Whether the calls are of the common shape ([`Plan::simple`]), for
-    /// which 8-bit RGBA kernels are compiled apart.
-    fn simple(&self) -> bool {
-        false
-    }
-    /// Whether the calls are depth compares of the common shape
-    /// ([`Plan::simple_compare`]), for which the depth kernels are
-    /// compiled apart.
-    fn simple_compare(&self) -> bool {
-        false
+    /// Which of the common shape's kernels the calls take (read only
+    /// where [`Self::SHAPES`]).
+    fn shape(&self) -> Shape {
+        Shape::General
     }
     /// Quads `q..q + N`, written to `out` at `4q..`.
     fn group<L: Lanes, const K: u8>(
@@ -813,16 +823,23 @@ pub(crate) trait GroupKernel: Sized {
             };
         }
         match self.texel() {
-            TexelKind::Rgba8 if Self::SHAPES && self.simple() => kind!(rgba8_s),
+            TexelKind::Rgba8 if Self::SHAPES && self.shape() == Shape::Simple => kind!(rgba8_s),
+            TexelKind::Rgba8 if Self::SHAPES && self.shape() == Shape::SimpleCube => {
+                kind!(rgba8_cs)
+            }
             TexelKind::Rgba8 => kind!(rgba8),
-            TexelKind::Rgba8Int if Self::INT_FILTER && Self::SHAPES && self.simple() => {
+            TexelKind::Rgba8Int
+                if Self::INT_FILTER && Self::SHAPES && self.shape() == Shape::Simple =>
+            {
                 kind!(rgba8_int_s)
             }
             TexelKind::Rgba8Int if Self::INT_FILTER => kind!(rgba8_int),
             TexelKind::Rgba8Int => kind!(rgba8),
-            TexelKind::Depth32 if Self::SHAPES && self.simple_compare() => kind!(depth32_s),
+            TexelKind::Depth32 if Self::SHAPES && self.shape() == Shape::SimpleCompare => {
+                kind!(depth32_s)
+            }
             TexelKind::Depth32 => kind!(depth32),
-            TexelKind::DepthUnorm if Self::SHAPES && self.simple_compare() => {
+            TexelKind::DepthUnorm if Self::SHAPES && self.shape() == Shape::SimpleCompare => {
                 kind!(depth_unorm_s)
             }
             TexelKind::DepthUnorm => kind!(depth_unorm),
@@ -875,6 +892,7 @@ mod homes {
     homes! {
         rgba8 = RGBA8;
         rgba8_s = RGBA8_S;
+        rgba8_cs = RGBA8_CS;
         rgba8_int = RGBA8_INT;
         rgba8_int_s = RGBA8_INT_S;
         depth32 = DEPTH32;
@@ -897,13 +915,8 @@ impl GroupKernel for Plan<'_> {
     }
 
     #[inline(always)]
-    fn simple(&self) -> bool {
-        self.simple
-    }
-
-    #[inline(always)]
-    fn simple_compare(&self) -> bool {
-        self.simple_compare
+    fn shape(&self) -> Shape {
+        self.shape
     }
 
     #[inline(always)]
@@ -1090,6 +1103,20 @@ struct Footprint<L: Lanes> {
     ay: L::F,
 }
 
+impl<L: Lanes> Footprint<L> {
+    /// A footprint of one tap at `lambda` (an explicit lambda, the base
+    /// level, or a lambda that makes no difference).
+    #[inline(always)]
+    fn at(l: L, lambda: L::F) -> Footprint<L> {
+        Footprint {
+            lambda,
+            taps: l.f(1.0),
+            ax: l.f(0.0),
+            ay: l.f(0.0),
+        }
+    }
+}
+
 /// Lambda before bias and the anisotropic taps (`Ctx::footprint`,
 /// `footprint_lambda` and `Ctx::lambda`) from the derivatives of `s` and
 /// `t` on every lane.
@@ -1153,12 +1180,7 @@ fn footprint<L: Lanes>(
 #[inline(always)]
 fn coarse_footprint<L: Lanes>(l: L, p: &Plan<'_>, s: &[L::F; 4], t: &[L::F; 4]) -> Footprint<L> {
     if p.base_lod {
-        return Footprint {
-            lambda: l.f(0.0),
-            taps: l.f(1.0),
-            ax: l.f(0.0),
-            ay: l.f(0.0),
-        };
+        return Footprint::at(l, l.f(0.0));
     }
     let (s0, s1, s2) = (l.quads_lane(s, 0), l.quads_lane(s, 1), l.quads_lane(s, 2));
     let (t0, t1, t2) = (l.quads_lane(t, 0), l.quads_lane(t, 1), l.quads_lane(t, 2));
@@ -1241,12 +1263,7 @@ fn select<L: Lanes>(l: L, p: &Plan<'_>, fp: Footprint<L>, bias: L::F) -> QuadLod
 /// leaves one tap and no axis. So lambda 0 gives it.
 #[inline(always)]
 fn fixed_lod<L: Lanes>(l: L, p: &Plan<'_>) -> QuadLod<L> {
-    let fp = Footprint {
-        lambda: l.f(0.0),
-        taps: l.f(1.0),
-        ax: l.f(0.0),
-        ay: l.f(0.0),
-    };
+    let fp = Footprint::at(l, l.f(0.0));
     select(l, p, fp, l.f(0.0))
 }
 
@@ -1334,8 +1351,8 @@ const DEPTH_UNORM: u8 = TexelKind::DepthUnorm as u8;
 const R32F: u8 = TexelKind::R32f as u8;
 const RGBA16F: u8 = TexelKind::Rgba16f as u8;
 const ANY: u8 = TexelKind::Any as u8;
-/// Set in `K` for a plan of the common shape ([`Plan::simple`], or for
-/// the depth kinds [`Plan::simple_compare`]): the kernel is compiled with
+/// Set in `K` for a plan of the common shape ([`Shape::Simple`], or for
+/// the depth kinds [`Shape::SimpleCompare`]): the kernel is compiled with
 /// that shape's facts as constants, so the code for cubes, borders,
 /// anisotropy and explicit or per-lane-biased LODs is not in it (on AVX2
 /// the general kernel spent more instructions moving its footprint
@@ -1345,17 +1362,31 @@ const RGBA8_S: u8 = RGBA8 | SIMPLE;
 const RGBA8_INT_S: u8 = RGBA8_INT | SIMPLE;
 const DEPTH32_S: u8 = DEPTH32 | SIMPLE;
 const DEPTH_UNORM_S: u8 = DEPTH_UNORM | SIMPLE;
+/// Set in `K` with [`SIMPLE`] for the common shape on a cube
+/// ([`Shape::SimpleCube`]): the LOD and face per lane as the general
+/// kernel makes them, then the simple kernel's texel reads and sums,
+/// but for a seamless footprint that leaves its face (the general sums,
+/// `seam_read`).
+const CUBE: u8 = 0x20;
+const RGBA8_CS: u8 = RGBA8 | SIMPLE | CUBE;
 
-/// Whether kernel `K` is compiled for [`Plan::simple`] plans.
+/// Whether kernel `K` is compiled for [`Shape::Simple`] plans (or their
+/// compare and cube forms).
 #[inline(always)]
 const fn simple<const K: u8>() -> bool {
     K & SIMPLE != 0
 }
 
-/// The texel kind of kernel `K` ([`SIMPLE`] cleared).
+/// Whether kernel `K` is compiled for [`Shape::SimpleCube`] plans.
+#[inline(always)]
+const fn simple_cube<const K: u8>() -> bool {
+    K & CUBE != 0
+}
+
+/// The texel kind of kernel `K` ([`SIMPLE`] and [`CUBE`] cleared).
 #[inline(always)]
 const fn kind<const K: u8>() -> u8 {
-    K & !SIMPLE
+    K & !(SIMPLE | CUBE)
 }
 
 /// The texel at block index `blk` of level `lv` on every lane: decoded,
@@ -1516,9 +1547,9 @@ const fn is_depth<const K: u8>() -> bool {
 #[inline(always)]
 fn signed_texels<const K: u8>(p: &Plan<'_>) -> bool {
     // A border colour may be negative, -0 or not finite too.
-    K == R32F
-        || K == RGBA16F
-        || K == ANY
+    kind::<K>() == R32F
+        || kind::<K>() == RGBA16F
+        || kind::<K>() == ANY
         || (kind::<K>() == DEPTH32 && p.compare.is_none())
         || p.border.is_some()
 }
@@ -1611,7 +1642,7 @@ fn axis_taps<L: Lanes, const K: u8>(
     if !fl.abs().lt(l.f(16_777_216.0)).all() {
         return None;
     }
-    let (off, seam) = if const { !simple::<K>() } && p.seamless {
+    let (off, seam) = if const { !simple::<K>() || simple_cube::<K>() } && p.seamless {
         // A linear footprint that leaves the face reads the neighbouring
         // face (`Ctx::cube_texel`, in `seam_read`).
         let top = size_f - l.f(1.0);
@@ -2156,7 +2187,9 @@ fn group<L: Lanes, const K: u8>(
     // and each inlined copy costs build time.
     // Per quad (one quad per lane): the footprint of coarse derivatives
     // or the base level, and (when the LOD is per quad) the selection.
-    let shaped = const { simple::<K>() };
+    // (Cubes take their LOD per lane below, in the simple cube kernel
+    // too.)
+    let shaped = const { simple::<K>() && !simple_cube::<K>() };
     let quad_fp = if p.lod_free {
         None
     } else if !p.fine && (shaped || (!p.cube && matches!(p.explicit, Explicit::None))) {
@@ -2177,7 +2210,7 @@ fn group<L: Lanes, const K: u8>(
         }
         _ => None,
     };
-    if const { simple::<K>() } {
+    if const { simple::<K>() && !simple_cube::<K>() } {
         // One LOD per quad, already made, spread to each vector's lanes,
         // or under fine derivatives each vector's own; then its pixels at
         // once (no prepared vectors kept through memory as below).
@@ -2230,18 +2263,8 @@ fn group<L: Lanes, const K: u8>(
                 let face = CubeFace::new(l, sk, tk, r);
                 let fp = match p.explicit {
                     // (Lambda makes no difference.)
-                    _ if p.lod_free => Footprint {
-                        lambda: l.f(0.0),
-                        taps: l.f(1.0),
-                        ax: l.f(0.0),
-                        ay: l.f(0.0),
-                    },
-                    Explicit::Level(lambda) => Footprint {
-                        lambda: quad_pattern(l, lambda),
-                        taps: l.f(1.0),
-                        ax: l.f(0.0),
-                        ay: l.f(0.0),
-                    },
+                    _ if p.lod_free => Footprint::at(l, l.f(0.0)),
+                    Explicit::Level(lambda) => Footprint::at(l, quad_pattern(l, lambda)),
                     Explicit::Grad([sx, tx, rx, sy, ty, ry]) => {
                         let dx = [
                             quad_pattern(l, sx),
@@ -2255,12 +2278,7 @@ fn group<L: Lanes, const K: u8>(
                         ];
                         footprint(l, p, face.derivative(l, dx), face.derivative(l, dy))
                     }
-                    Explicit::None if p.base_lod => Footprint {
-                        lambda: l.f(0.0),
-                        taps: l.f(1.0),
-                        ax: l.f(0.0),
-                        ay: l.f(0.0),
-                    },
+                    Explicit::None if p.base_lod => Footprint::at(l, l.f(0.0)),
                     Explicit::None => {
                         // `quad_derivatives` of the direction, coarse or
                         // fine, then onto the lane's face.
@@ -2308,12 +2326,7 @@ fn group<L: Lanes, const K: u8>(
             (None, None) => {
                 let fp = match p.explicit {
                     Explicit::None => fine_footprint(l, p, s[k], t[k]),
-                    Explicit::Level(lambda) => Footprint {
-                        lambda: quad_pattern(l, lambda),
-                        taps: l.f(1.0),
-                        ax: l.f(0.0),
-                        ay: l.f(0.0),
-                    },
+                    Explicit::Level(lambda) => Footprint::at(l, quad_pattern(l, lambda)),
                     Explicit::Grad([sx, tx, _, sy, ty, _]) => footprint(
                         l,
                         p,
@@ -2551,7 +2564,13 @@ fn levels<L: Lanes, const K: u8>(
     // zero-weight level adds +0, as in `filter_level`).
     let (w0, w1) = (lod.w_hi, lod.w_lo);
     if const { simple::<K>() } {
-        return simple_levels::<L, K>(l, p, (&lv, lod), layer, (s, t), dref);
+        match simple_levels::<L, K>(l, p, (&lv, lod), layer, (s, t), dref) {
+            Simple::Done(acc) => return Some(acc),
+            Simple::Inexact => return None,
+            // A seamless cube footprint that leaves its face: the general
+            // sums below.
+            Simple::Seam => {}
+        }
     }
     let mut acc = [l.f(0.0); 4];
     let signed = signed_texels::<K>(p);
@@ -2595,8 +2614,8 @@ fn levels<L: Lanes, const K: u8>(
     Some(acc)
 }
 
-/// [`levels`] for [`Plan::simple`] 8-bit RGBA plans (UNORM values, no
-/// border, no compare) and [`Plan::simple_compare`] depth plans (compare
+/// [`levels`] for [`Shape::Simple`] 8-bit RGBA plans (UNORM values, no
+/// border, no compare) and [`Shape::SimpleCompare`] depth plans (compare
 /// results, 0 or 1, in channel R): the same sums written out tap by tap,
 /// so that no footprint or texel array is indexed in a loop (the
 /// compiler kept those in memory); trilinear reads both levels' texels
@@ -2609,9 +2628,15 @@ fn simple_levels<L: Lanes, const K: u8>(
     layer: L::I,
     st: (L::F, L::F),
     dref: L::F,
-) -> Option<[L::F; 4]> {
+) -> Simple<L> {
     let (w0, w1) = (lod.w_hi, lod.w_lo);
-    let t0 = level_taps::<L, K>(l, p, lv, lod.linear, st)?;
+    let Some(t0) = level_taps::<L, K>(l, p, lv, lod.linear, st) else {
+        return Simple::Inexact;
+    };
+    // (Always `false` but in the cube kernel.)
+    if t0.seam {
+        return Simple::Seam;
+    }
     let x0 = simple_words(l, p, lv, &t0);
     // (The reference's `-0.0 + x` is `x` bit for bit, signed zeros
     // included, so the sums start from their first term.)
@@ -2620,7 +2645,12 @@ fn simple_levels<L: Lanes, const K: u8>(
         [v0[0] * w0, v0[1] * w0, v0[2] * w0, v0[3] * w0]
     } else {
         let lv1 = level_lanes(l, p, lod.lo, layer);
-        let t1 = level_taps::<L, K>(l, p, &lv1, lod.linear, st)?;
+        let Some(t1) = level_taps::<L, K>(l, p, &lv1, lod.linear, st) else {
+            return Simple::Inexact;
+        };
+        if t1.seam {
+            return Simple::Seam;
+        }
         let x1 = simple_words(l, p, &lv1, &t1);
         let (v0, v1) = (
             simple_weigh::<L, K>(l, p, &t0, x0, dref),
@@ -2633,10 +2663,21 @@ fn simple_levels<L: Lanes, const K: u8>(
             v0[3] * w0 + v1[3] * w1,
         ]
     };
-    Some(acc)
+    Simple::Done(acc)
 }
 
-/// The texel words of a [`Plan::simple`] footprint: `[00, 01, 10, 11]`
+/// What [`simple_levels`] made of a vector of pixels.
+enum Simple<L: Lanes> {
+    /// The filtered value.
+    Done([L::F; 4]),
+    /// A lane's texel index is not exact in i32 (the group goes back).
+    Inexact,
+    /// A seamless cube footprint leaves its face (only in the cube
+    /// kernel): [`levels`]' general sums take the vector.
+    Seam,
+}
+
+/// The texel words of a [`Shape::Simple`] footprint: `[00, 01, 10, 11]`
 /// (`2 * ky + kx`), only the first when both filters are nearest.
 #[inline(always)]
 fn simple_words<L: Lanes>(l: L, p: &Plan<'_>, lv: &LevelLanes<L>, t: &Taps<L>) -> [L::I; 4] {
@@ -2961,7 +3002,7 @@ fn footprint_i0<L: Lanes>(l: L, st: L::F, size_f: L::F, off: f32) -> Option<L::I
 fn wrap_index<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, k: usize, i: L::I, size: L::I) -> L::I {
     let top = size - l.i(1);
     if const { simple::<K>() } {
-        // `repeat` or `clamp_to_edge` ([`Plan::simple`]): a test, not a
+        // `repeat` or `clamp_to_edge` ([`Shape`]): a test, not a
         // jump table.
         return if p.wrap[k] == Wrap::Repeat {
             i & top
