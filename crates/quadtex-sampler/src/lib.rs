@@ -175,21 +175,12 @@ impl<'a> QuadSampler<'a> {
         coords: &QuadCoords<'_>,
         out: &mut PlanarOut<'_>,
     ) -> usize {
-        let n = planar_quads(self.ctx.view.kind, coords, out);
-        let args = &with_dref_plane(args, coords, |a| &mut a.dref);
         self.planar_call(
             |u| &mut u.gather_plan,
             args,
-            n,
             coords,
             out,
-            |unit, out, from, end| {
-                for q in from..end {
-                    let args = quad_args(args, coords, q, |a| &mut a.dref);
-                    let r = unit.gather_reference(&args, &quad_of(coords, q));
-                    put_planes(out, q, rgba_of(&r));
-                }
-            },
+            |unit, a, quad| unit.gather_reference(a, quad),
         )
     }
 
@@ -206,44 +197,44 @@ impl<'a> QuadSampler<'a> {
         coords: &QuadCoords<'_>,
         out: &mut PlanarOut<'_>,
     ) -> usize {
-        let n = planar_quads(self.ctx.view.kind, coords, out);
-        // A reference plane makes a compare; the kernel reads the plane.
-        let args = &with_dref_plane(args, coords, |a| &mut a.dref);
         self.planar_call(
             |u| &mut u.plan,
             args,
-            n,
             coords,
             out,
-            |unit, out, from, end| {
-                for q in from..end {
-                    let args = quad_args(args, coords, q, |a| &mut a.dref);
-                    let r = unit.sample_other(&args, &quad_of(coords, q));
-                    put_planes(out, q, rgba_of(&r));
-                }
-            },
+            |unit, a, quad| unit.sample_other(a, quad),
         )
     }
 
-    /// A planar call of `n` quads through the plan for `args`: the plan in
-    /// `slot` when it was made for the same args (a renderer calls once
-    /// per batch with the same args), else a new one; out of `self` while
-    /// [`Self::drive_planar`] borrows it, and back in `slot` after.
-    /// Unusable views and args the kernel does not take go to `other`
-    /// ([`Self::sample`] gives zeros for the first).
-    fn planar_call<'o, P, O>(
+    /// A planar call ([`Self::sample_planar`], [`Self::gather_planar`])
+    /// through the plan for `args`: the plan in `slot` when it was made for
+    /// the same args (a renderer calls once per batch with the same args),
+    /// else a new one; out of `self` while [`Self::drive_planar`] borrows
+    /// it, and back in `slot` after. A reference plane in `coords` makes a
+    /// compare, which the kernel reads from the plane. Unusable views and
+    /// args the kernel does not take go quad by quad through `single`
+    /// (with each quad's own references; [`Self::sample`] gives zeros on
+    /// an unusable view). Returns the quads done ([`planar_quads`]).
+    fn planar_call<P>(
         &mut self,
         slot: fn(&mut Self) -> &mut PlanSlot<'a, P>,
         args: &P::Args,
-        n: usize,
         coords: &QuadCoords<'_>,
-        out: &mut PlanarOut<'o>,
-        other: O,
+        out: &mut PlanarOut<'_>,
+        single: fn(&mut Self, &P::Args, &Quad) -> QuadResult,
     ) -> usize
     where
         P: planar::CallPlan<'a>,
-        O: FnMut(&mut Self, &mut PlanarOut<'o>, usize, usize),
     {
+        let n = planar_quads(self.ctx.view.kind, coords, out);
+        let args = &with_dref_plane(args, coords, P::dref);
+        let other = |unit: &mut Self, out: &mut PlanarOut<'_>, from, end| {
+            for q in from..end {
+                let args = quad_args(args, coords, q, P::dref);
+                let r = single(unit, &args, &quad_of(coords, q));
+                put_planes(out, q, rgba_of(&r));
+            }
+        };
         let cached = match slot(self).take() {
             Some((a, plan)) if a == *args => plan,
             _ => P::for_call(&self.ctx, args).ok().map(Box::new),
@@ -803,15 +794,12 @@ pub fn quad_uses_kernel(
     unit.planar_quads > 0 || kernel::handles(&unit.ctx, args)
 }
 
-/// How many whole quads a planar call covers: the most that every
-/// coordinate plane `kind` reads (`r` for 3D and cube views, `a` for
-/// arrays) and every output plane hold.
 /// `args` with a reference where `coords` has a reference plane (the
 /// kernels then read the plane; `dref` picks the field), else `args`.
 fn with_dref_plane<A: Copy>(
     args: &A,
     coords: &QuadCoords<'_>,
-    dref: impl Fn(&mut A) -> &mut Option<[f32; 4]>,
+    dref: fn(&mut A) -> &mut Option<[f32; 4]>,
 ) -> A {
     let mut a = *args;
     if !coords.dref.is_empty() {
@@ -828,7 +816,7 @@ fn quad_args<A: Copy>(
     args: &A,
     coords: &QuadCoords<'_>,
     q: usize,
-    dref: impl Fn(&mut A) -> &mut Option<[f32; 4]>,
+    dref: fn(&mut A) -> &mut Option<[f32; 4]>,
 ) -> A {
     let mut a = *args;
     if !coords.dref.is_empty() {
@@ -842,6 +830,9 @@ fn quad_dref(coords: &QuadCoords<'_>, q: usize) -> [f32; 4] {
     [0, 1, 2, 3].map(|l| coords.dref.get(4 * q + l).copied().unwrap_or(0.0))
 }
 
+/// How many whole quads a planar call covers: the most that every
+/// coordinate plane `kind` reads (`r` for 3D and cube views, `a` for
+/// arrays) and every output plane hold.
 fn planar_quads(kind: TextureKind, coords: &QuadCoords<'_>, out: &PlanarOut<'_>) -> usize {
     let mut len = coords.s.len().min(coords.t.len());
     if matches!(

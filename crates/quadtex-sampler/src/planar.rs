@@ -938,6 +938,9 @@ pub(crate) trait CallPlan<'a>: GroupKernel {
     type Args: Copy + PartialEq;
     /// The plan for `args` on `ctx`, or why the kernel does not take them.
     fn for_call(ctx: &Ctx<'a>, args: &Self::Args) -> Result<Self, Fallback>;
+    /// The args' depth reference (per quad; a reference plane of the
+    /// call replaces it).
+    fn dref(args: &mut Self::Args) -> &mut Option<[f32; 4]>;
 }
 
 impl<'a> CallPlan<'a> for Plan<'a> {
@@ -946,6 +949,10 @@ impl<'a> CallPlan<'a> for Plan<'a> {
     fn for_call(ctx: &Ctx<'a>, args: &SampleArgs) -> Result<Plan<'a>, Fallback> {
         Plan::new(ctx, args)
     }
+
+    fn dref(args: &mut SampleArgs) -> &mut Option<[f32; 4]> {
+        &mut args.dref
+    }
 }
 
 impl<'a> CallPlan<'a> for GatherPlan<'a> {
@@ -953,6 +960,10 @@ impl<'a> CallPlan<'a> for GatherPlan<'a> {
 
     fn for_call(ctx: &Ctx<'a>, args: &GatherArgs) -> Result<GatherPlan<'a>, Fallback> {
         GatherPlan::new(ctx, args)
+    }
+
+    fn dref(args: &mut GatherArgs) -> &mut Option<[f32; 4]> {
+        &mut args.dref
     }
 }
 
