@@ -235,10 +235,7 @@ impl<'a> QuadSampler<'a> {
                 put_planes(out, q, rgba_of(&r));
             }
         };
-        let cached = match slot(self).take() {
-            Some((a, plan)) if a == *args => plan,
-            _ => P::for_call(&self.ctx, args).ok().map(Box::new),
-        };
+        let cached = self.take_plan(slot, args);
         let plan = cached.as_ref().filter(|_| self.ctx.usable);
         let run = plan.map(|p| {
             move |level, coords: &QuadCoords<'_>, out: &mut PlanarOut<'_>, q, end| {
@@ -248,6 +245,20 @@ impl<'a> QuadSampler<'a> {
         let n = self.drive_planar(n, coords, out, run, other);
         *slot(self) = Some((*args, cached));
         n
+    }
+
+    /// The plan in `slot` when it was made for `args`, else a new one
+    /// (`None`: the kernel does not take them), taken out of `self` while
+    /// a driver borrows `self`; the caller puts it back with its args.
+    fn take_plan<P: planar::CallPlan<'a>>(
+        &mut self,
+        slot: fn(&mut Self) -> &mut PlanSlot<'a, P>,
+        args: &P::Args,
+    ) -> Option<Box<P>> {
+        match slot(self).take() {
+            Some((a, plan)) if a == *args => plan,
+            _ => P::for_call(&self.ctx, args).ok().map(Box::new),
+        }
     }
 
     /// Quads `0..n` of a planar call: `run` (the planar kernel at a level
@@ -354,10 +365,18 @@ impl<'a> QuadSampler<'a> {
         quads: &[Quad],
         out: &mut [QuadResult],
     ) -> usize {
-        let plan = planar::GatherPlan::new(&self.ctx, args).ok();
-        self.run_quads(plan.as_ref(), level, quads, out, put_result, |s, quad| {
-            s.gather_reference(args, quad)
-        })
+        // Kept while `args` stays the same, as for samples.
+        let cached = self.take_plan(|u| &mut u.gather_plan, args);
+        let done = self.run_quads(
+            cached.as_deref(),
+            level,
+            quads,
+            out,
+            put_result,
+            |s, quad| s.gather_reference(args, quad),
+        );
+        self.gather_plan = Some((*args, cached));
+        done
     }
 
     /// [`Self::gather_quads`] at the SIMD level of `lanes` lanes (4, 8 or
@@ -509,11 +528,7 @@ impl<'a> QuadSampler<'a> {
         put: impl Fn(&mut T, [[f32; 4]; 4]),
         single: impl FnMut(&mut Self, &Quad) -> T,
     ) -> usize {
-        // Out of `self` while the driver borrows it.
-        let cached = match self.plan.take() {
-            Some((a, plan)) if a == *args => plan,
-            _ => planar::Plan::new(&self.ctx, args).ok().map(Box::new),
-        };
+        let cached = self.take_plan(|u| &mut u.plan, args);
         let done = self.run_quads(cached.as_deref(), level, quads, out, put, single);
         self.plan = Some((*args, cached));
         done

@@ -61,9 +61,10 @@ use crate::reference::{Ctx, LOG2_C3, LOG2_C5, LOG2_C7, LOG2_C9, LOG2_DENORMAL_SC
 
 /// The coordinates of `n` full quads, one slice per component, lane `l`
 /// of quad `q` at index `4q + l`: `s` and `t` always, `a` the array layer
-/// for array views (`r` is unused by the views the planar kernel takes and
-/// may be empty). Slices shorter than `4n` for a component the view uses
-/// end the call early (see [`crate::QuadSampler::sample_planar`]).
+/// for array views, `r` the third coordinate of cube views (2D views do
+/// not read it, and it may then be empty). Slices shorter than `4n` for a
+/// component the view uses end the call early (see
+/// [`crate::QuadSampler::sample_planar`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct QuadCoords<'a> {
     /// First coordinate of every lane.
@@ -1362,12 +1363,12 @@ const DEPTH_UNORM: u8 = TexelKind::DepthUnorm as u8;
 const R32F: u8 = TexelKind::R32f as u8;
 const RGBA16F: u8 = TexelKind::Rgba16f as u8;
 const ANY: u8 = TexelKind::Any as u8;
-/// Set in `K` for a plan of the common shape ([`Shape::Simple`], or for
-/// the depth kinds [`Shape::SimpleCompare`]): the kernel is compiled with
-/// that shape's facts as constants, so the code for cubes, borders,
-/// anisotropy and explicit or per-lane-biased LODs is not in it (on AVX2
-/// the general kernel spent more instructions moving its footprint
-/// through the stack than filtering).
+/// Set in `K` for a plan of the common shape ([`Shape`]): the kernel is
+/// compiled with that shape's facts as constants, so the code for
+/// borders, anisotropy and explicit or per-lane-biased LODs (and, without
+/// [`CUBE`], for cubes) is not in it (on AVX2 the general kernel spent
+/// more instructions moving its footprint through the stack than
+/// filtering).
 const SIMPLE: u8 = 0x40;
 const RGBA8_S: u8 = RGBA8 | SIMPLE;
 const RGBA8_INT_S: u8 = RGBA8_INT | SIMPLE;
@@ -1392,6 +1393,14 @@ const fn simple<const K: u8>() -> bool {
 #[inline(always)]
 const fn simple_cube<const K: u8>() -> bool {
     K & CUBE != 0
+}
+
+/// Whether kernel `K` is compiled for the common shape on 2D views
+/// ([`Shape::Simple`], [`Shape::SimpleCompare`]): one LOD per quad under
+/// coarse derivatives (cubes take theirs per lane).
+#[inline(always)]
+const fn simple_2d<const K: u8>() -> bool {
+    simple::<K>() && !simple_cube::<K>()
 }
 
 /// The texel kind of kernel `K` ([`SIMPLE`] and [`CUBE`] cleared).
@@ -2200,7 +2209,7 @@ fn group<L: Lanes, const K: u8>(
     // or the base level, and (when the LOD is per quad) the selection.
     // (Cubes take their LOD per lane below, in the simple cube kernel
     // too.)
-    let shaped = const { simple::<K>() && !simple_cube::<K>() };
+    let shaped = const { simple_2d::<K>() };
     let quad_fp = if p.lod_free {
         None
     } else if !p.fine && (shaped || (!p.cube && matches!(p.explicit, Explicit::None))) {
@@ -2221,7 +2230,7 @@ fn group<L: Lanes, const K: u8>(
         }
         _ => None,
     };
-    if const { simple::<K>() && !simple_cube::<K>() } {
+    if const { simple_2d::<K>() } {
         // One LOD per quad, already made, spread to each vector's lanes,
         // or under fine derivatives each vector's own; then its pixels at
         // once (no prepared vectors kept through memory as below).
@@ -2625,12 +2634,14 @@ fn levels<L: Lanes, const K: u8>(
     Some(acc)
 }
 
-/// [`levels`] for [`Shape::Simple`] 8-bit RGBA plans (UNORM values, no
-/// border, no compare) and [`Shape::SimpleCompare`] depth plans (compare
-/// results, 0 or 1, in channel R): the same sums written out tap by tap,
-/// so that no footprint or texel array is indexed in a loop (the
-/// compiler kept those in memory); trilinear reads both levels' texels
-/// before it weighs either.
+/// [`levels`] for [`Shape::Simple`] and [`Shape::SimpleCube`] 8-bit
+/// RGBA plans (UNORM values, no border, no compare) and
+/// [`Shape::SimpleCompare`] depth plans (compare results, 0 or 1, in
+/// channel R): the same sums written out tap by tap, so that no
+/// footprint or texel array is indexed in a loop (the compiler kept those
+/// in memory); trilinear reads both levels' texels before it weighs
+/// either. In the cube kernel a seamless footprint that leaves its face
+/// is [`Simple::Seam`], for the general sums.
 #[inline(always)]
 fn simple_levels<L: Lanes, const K: u8>(
     l: L,
@@ -2688,7 +2699,8 @@ enum Simple<L: Lanes> {
     Seam,
 }
 
-/// The texel words of a [`Shape::Simple`] footprint: `[00, 01, 10, 11]`
+/// The texel words of a common-shape footprint ([`Shape`], on one face):
+/// `[00, 01, 10, 11]`
 /// (`2 * ky + kx`), only the first when both filters are nearest.
 #[inline(always)]
 fn simple_words<L: Lanes>(l: L, p: &Plan<'_>, lv: &LevelLanes<L>, t: &Taps<L>) -> [L::I; 4] {
