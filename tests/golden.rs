@@ -151,16 +151,17 @@ fn thread_count_does_not_change_the_picture() {
     }
 }
 
-/// The showcase exercises every texture operation kind and both passes.
+/// The showcase samples, gathers and queries LODs, in both passes (its
+/// resolve reads the target directly and fetches nothing).
 #[test]
-fn showcase_runs_every_texture_operation() {
+fn showcase_samples_gathers_and_queries_lods() {
     let scene = Scene::load(root().join("scenes/showcase.toml")).expect("load");
     let r = render_scene(&scene, &options(2)).expect("render");
     assert_eq!(r.msaa, 4);
     let tex = r.stats.tex;
     assert!(tex.sample > 0 && tex.gather > 0 && tex.query_lod > 0);
-    // The resolve fetches 4 samples for every pixel quad.
-    assert_eq!(tex.fetch, u64::from(WIDTH * HEIGHT / 4) * 4);
+    // The resolve reads the target's bytes: no fetches.
+    assert_eq!(tex.fetch, 0);
     assert!(r.shadow_stats.is_some_and(|s| s.quads > 0));
     // The sky's clear colour never shows: the skybox covers every pixel.
     let clear = scene.output.clear.to_array();

@@ -801,9 +801,10 @@ impl FragmentShader for VolumeSlice {
     }
 }
 
-/// The MSAA resolve: per pixel, `fetch` (`ld2dms`) of every sample of a 2D
-/// multisample texture, averaged. Drawn as a full-screen pass by
-/// [`Renderer::resolve`](crate::Renderer::resolve).
+/// The MSAA resolve as a shader: per pixel, `fetch` (`ld2dms`) of every
+/// sample of a 2D multisample texture, averaged, drawn as a full-screen
+/// pass. [`Renderer::resolve`](crate::Renderer::resolve) gives its bytes
+/// without the pass (it reads the target directly).
 #[derive(Clone, Debug)]
 pub struct MsaaResolve {
     bindings: Vec<TextureBinding>,

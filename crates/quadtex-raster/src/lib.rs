@@ -27,9 +27,10 @@
 //!   depth is `D32_SFLOAT` or 24-bit UNORM ([`DepthFormat`]) per sample, with
 //!   every [`CompareOp`](quadtex_sampler::CompareOp) and [`BlendMode`]s.
 //!   MSAA runs 1, 4 or 8 samples at the standard Vulkan positions with
-//!   per-pixel shading; [`Renderer::resolve`] turns the colour target into a
-//!   2D multisample texture of its own format (a copy) and averages it with the [`MsaaResolve`] shader
-//!   (`ld2dms` fetches) in a full-screen pass.
+//!   per-pixel shading; [`Renderer::resolve`] averages each pixel's
+//!   samples straight from the target's bytes, bit for bit what a
+//!   full-screen pass of the [`MsaaResolve`] shader (`ld2dms` fetches of a
+//!   copy of the target as a 2D multisample texture) gives.
 //! - **Render to texture**: [`ColorTarget::to_texture`],
 //!   [`DepthTarget::to_texture`] (shadow maps for [`Shadowed`]) and
 //!   [`cube_texture`] with [`cube_face_view`] for the six faces of a cube.

@@ -8,17 +8,15 @@
 //! inside (with no depth test) take every sample, without a per-sample
 //! test.
 
-use std::sync::Arc;
 use std::time::Instant;
 
-use glam::{Mat4, Vec3};
+use glam::Vec3;
 use quadtex_sampler::{PlanarOut, Profile};
 use rayon::prelude::*;
 
-use crate::builtin::MsaaResolve;
 use crate::error::{Error, Result, MAX_TARGET_EXTENT};
 use crate::mesh::Mesh;
-use crate::pipeline::{sample_positions, BlendMode, DrawCall, DrawState, Frame};
+use crate::pipeline::{sample_positions, BlendMode, DrawCall, Frame};
 use crate::setup::{setup_draw, Tri, SUB};
 use crate::shader::{QuadBatch, QuadCtx, MAX_BATCH_QUADS};
 use crate::stats::Stats;
@@ -365,37 +363,56 @@ impl Renderer {
         Ok(())
     }
 
-    /// The MSAA resolve: `color` becomes a 2D multisample texture of its
-    /// own format (its bytes copied), and a full-screen triangle with the
-    /// [`MsaaResolve`] shader fetches (`ld2dms`) every sample of each pixel
-    /// (decoded to linear values, sRGB included) and averages them into a
-    /// single-sampled target of the same format. A single-sampled target
-    /// comes back as it is.
+    /// The MSAA resolve (Vulkan's `vkCmdResolveImage` for one format): each
+    /// pixel of a single-sampled target of the same format is the mean of
+    /// the pixel's samples, read straight from `color`'s bytes: every
+    /// sample decoded to its linear value ([`ColorFormat::decode`]: sRGB
+    /// to linear, halves and floats exact), summed in sample order from
+    /// `+0.0` in f32, times `1 / samples`, and encoded in the format
+    /// ([`ColorFormat::encode_planes`]). Those are the operations, bit for
+    /// bit, of a full-screen pass of the
+    /// [`MsaaResolve`](crate::builtin::MsaaResolve) shader (an
+    /// `ld2dms` fetch of every sample), which the tests hold it to, without
+    /// the pass's copy of the target into a texture and its scattered
+    /// reads: the rows are read in order, bands of them on the renderer's
+    /// threads. A single-sampled target comes back as it is. The stats
+    /// hold the time only (`resolve`): no quads are shaded.
     pub fn resolve(&self, color: &ColorTarget) -> Result<(ColorTarget, Stats)> {
         if color.samples() <= 1 || color.width() == 0 || color.height() == 0 {
             return Ok((color.single_sample(), Stats::default()));
         }
         let t0 = Instant::now();
-        // The samples as they are stored (a copy, no conversion); the
-        // fetches decode them (sRGB to linear), the shader averages, and
-        // the single-sampled target of the same format encodes the mean.
-        let tex = color.to_texture(color.format().texture_format())?;
-        let shader = MsaaResolve::new(Arc::new(tex));
-        let mut frame = Frame::new(color.width(), color.height()).with_color_format(color.format());
-        // The pass tests no depth: no depth target to allocate and clear.
-        frame.depth = false;
-        frame.draws.push(
-            DrawCall::new(
-                Arc::new(fullscreen_triangle()),
-                Mat4::IDENTITY,
-                Arc::new(shader),
-            )
-            .with_state(DrawState::OVERLAY),
+        let (w, h, s) = (
+            color.width() as usize,
+            color.height() as usize,
+            color.samples() as usize,
         );
-        let r = self.render(&frame)?;
-        let mut stats = r.stats.counts();
-        stats.resolve = t0.elapsed();
-        Ok((r.color, stats))
+        let format = color.format();
+        let bpp = format.bytes();
+        let mut bytes = try_filled("resolved colour target", w * h * bpp, 0u8)?;
+        let rows = TILE as usize;
+        self.pool.install(|| {
+            bytes
+                .par_chunks_mut(w * bpp * rows)
+                .zip(color.bytes().par_chunks(w * s * bpp * rows))
+                .for_each(|(dst, src)| {
+                    let mut planes = [(); 4].map(|_| vec![0.0f32; w]);
+                    for (drow, srow) in dst
+                        .chunks_exact_mut(w * bpp)
+                        .zip(src.chunks_exact(w * s * bpp))
+                    {
+                        format.mean_row(srow, s, &mut planes);
+                        let [r, g, b, a] = &planes;
+                        format.encode_planes([r, g, b, a], w, drow);
+                    }
+                });
+        });
+        let resolved = ColorTarget::from_bytes(w as u32, h as u32, 1, format, bytes)?;
+        let stats = Stats {
+            resolve: t0.elapsed(),
+            ..Stats::default()
+        };
+        Ok((resolved, stats))
     }
 
     /// [`Renderer::render`], then [`Renderer::resolve`] of a multisampled

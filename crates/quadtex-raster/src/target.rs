@@ -211,6 +211,50 @@ impl ColorFormat {
         }
     }
 
+    /// The mean of each pixel's `samples` samples in `row` (pixels of
+    /// `samples * self.bytes()` bytes) into `planes[c][x]`: the samples'
+    /// [`Self::decode`] values summed in sample order from `+0.0` in f32,
+    /// times `1 / samples` (the MSAA resolve's sum). The 8-bit formats
+    /// read the decode's tables directly.
+    pub(crate) fn mean_row(self, row: &[u8], samples: usize, planes: &mut [Vec<f32>; 4]) {
+        let (bpp, k) = (self.bytes(), 1.0 / samples as f32);
+        let [pr, pg, pb, pa] = planes;
+        let out = pr
+            .iter_mut()
+            .zip(pg.iter_mut())
+            .zip(pb.iter_mut())
+            .zip(pa.iter_mut());
+        let pixels = row.chunks_exact(samples * bpp);
+        if bpp != 4 {
+            for ((((r, g), b), a), pixel) in out.zip(pixels) {
+                let mut sum = [0.0f32; 4];
+                for sample in pixel.chunks_exact(bpp) {
+                    let v = self.decode(sample);
+                    for c in 0..4 {
+                        sum[c] += v[c];
+                    }
+                }
+                [*r, *g, *b, *a] = sum.map(|v| v * k);
+            }
+            return;
+        }
+        // `decode` of the 8-bit formats, its tables and byte order taken
+        // once.
+        let unorm = unorm8_table();
+        let rgb = if self.srgb() { srgb8_table() } else { unorm };
+        let (ri, bi) = if self.bgra() { (2, 0) } else { (0, 2) };
+        for ((((r, g), b), a), pixel) in out.zip(pixels) {
+            let mut sum = [0.0f32; 4];
+            for sample in pixel.chunks_exact(4) {
+                sum[0] += rgb[sample[ri] as usize];
+                sum[1] += rgb[sample[1] as usize];
+                sum[2] += rgb[sample[bi] as usize];
+                sum[3] += unorm[sample[3] as usize];
+            }
+            [*r, *g, *b, *a] = sum.map(|v| v * k);
+        }
+    }
+
     /// Encodes `n` samples given as planes (`r[i], g[i], b[i], a[i]`, every
     /// plane at least `n` long) into `out`, sample after sample
     /// (`n * self.bytes()` bytes): [`ColorFormat::encode`] of each, with

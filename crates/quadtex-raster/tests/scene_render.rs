@@ -163,7 +163,7 @@ fn shadows_darken_the_floor_behind_the_caster_for_both_pcf_modes() {
 }
 
 #[test]
-fn msaa_override_resolves_through_one_fetch_per_sample_and_quad() {
+fn msaa_override_resolves_to_one_sample_without_texture_operations() {
     let s = scene(&shadow_scene("compare", "D32"));
     for msaa in [1u32, 4, 8] {
         let r = render_scene(
@@ -181,12 +181,9 @@ fn msaa_override_resolves_through_one_fetch_per_sample_and_quad() {
             (r.image.width(), r.image.height(), r.image.samples()),
             (40, 24, 1)
         );
-        let want = if msaa == 1 {
-            0
-        } else {
-            20 * 12 * u64::from(msaa)
-        };
-        assert_eq!(r.stats.tex.fetch, want);
+        // The scene fetches nothing, and the resolve reads the target's
+        // bytes (no `ld2dms` pass).
+        assert_eq!(r.stats.tex.fetch, 0);
     }
 }
 

@@ -68,9 +68,77 @@ fn msaa_4x_vertical_edge_covers_two_of_four_samples_and_resolves_to_half() {
         assert_eq!(res.pixel(10, y).unwrap(), [0.5, 0.5, 0.5, 1.0]);
         assert_eq!(res.pixel(11, y).unwrap(), [0.0, 0.0, 0.0, 1.0]);
     }
-    // The resolve is a fragment pass: one ld2dms fetch per sample per quad.
-    assert_eq!(st.quads, 64);
-    assert_eq!(st.tex.fetch, 64 * 4);
+    // The resolve reads the target's bytes: no quads, no fetches.
+    assert_eq!((st.quads, st.tex.fetch), (0, 0));
+}
+
+/// The resolve equals, byte for byte, a full-screen pass of the
+/// `MsaaResolve` shader (an `ld2dms` fetch of every sample, summed and
+/// scaled in the shader) in every target format and sample count, on
+/// seeded bytes: every 8-bit code, halves and floats of every kind
+/// (NaN, infinities, signed zeros, subnormals) included.
+#[test]
+fn the_resolve_equals_the_ld2dms_resolve_pass() {
+    let (w, h) = (13, 7);
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let r = Renderer::new(2).unwrap();
+    for format in ColorFormat::ALL {
+        for samples in [2u32, 4, 8] {
+            let bpp = format.bytes();
+            let mut bytes = vec![0u8; (w * h * samples) as usize * bpp];
+            for (i, b) in bytes.iter_mut().enumerate() {
+                *b = next() as u8;
+                // Every 16th float sample a special value.
+                if format == ColorFormat::Rgba32Float && i % 64 == 3 {
+                    let v = [f32::NAN, f32::INFINITY, -0.0, 1e-40, -1.5][i / 64 % 5];
+                    *b = v.to_bits().to_le_bytes()[3];
+                }
+            }
+            if format == ColorFormat::Rgba32Float {
+                // Mostly values in a sane range (the random bytes are
+                // mostly huge or tiny floats).
+                for (k, c) in bytes.chunks_exact_mut(4).enumerate() {
+                    if k % 3 != 0 {
+                        let v = (next() % 2001) as f32 / 1000.0 - 0.5;
+                        c.copy_from_slice(&v.to_le_bytes());
+                    }
+                }
+            }
+            let target =
+                quadtex_raster::ColorTarget::from_bytes(w, h, samples, format, bytes).unwrap();
+            let (got, st) = r.resolve(&target).unwrap();
+            assert_eq!((got.width(), got.height(), got.samples()), (w, h, 1));
+            assert_eq!(st.tex.fetch, 0);
+            // The pass.
+            let tex = target.to_texture(format.texture_format()).unwrap();
+            let mut frame = Frame::new(w, h).with_color_format(format);
+            frame.depth = false;
+            frame.draws.push(
+                DrawCall::new(
+                    Arc::new(quadtex_raster::fullscreen_triangle()),
+                    Mat4::IDENTITY,
+                    Arc::new(quadtex_raster::MsaaResolve::new(Arc::new(tex))),
+                )
+                .with_state(DrawState::OVERLAY),
+            );
+            let want = r.render(&frame).unwrap();
+            assert_eq!(
+                want.stats.tex.fetch,
+                u64::from(w.div_ceil(2) * h.div_ceil(2) * samples)
+            );
+            assert_eq!(
+                got.bytes(),
+                want.color.bytes(),
+                "{format:?} with {samples} samples"
+            );
+        }
+    }
 }
 
 #[test]
