@@ -80,10 +80,16 @@ impl DepthFormat {
         match self {
             DepthFormat::D32Float => z,
             DepthFormat::D24Unorm => {
-                const MAX: f32 = ((1u32 << 24) - 1) as f32;
-                // Round to nearest in f64: f32 cannot hold z * MAX exactly.
-                let code = (z as f64 * MAX as f64).round();
-                (code / MAX as f64) as f32
+                const MAX: f64 = ((1u32 << 24) - 1) as f64;
+                // Round to nearest, halves up, in f64 (f32 cannot hold
+                // z * MAX exactly): the product of a 24-bit z and the
+                // 24-bit MAX is exact, and so is adding 0.5 to it (below
+                // 2^24, with no bits under 2^-24: 48 bits); the
+                // conversion truncates, which for these non-negative
+                // values is the floor. No `round` library call (x86-64's
+                // baseline has no rounding instruction).
+                let code = (z as f64 * MAX + 0.5) as u32;
+                (f64::from(code) / MAX) as f32
             }
         }
     }

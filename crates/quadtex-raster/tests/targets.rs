@@ -223,6 +223,27 @@ fn opaque_depth_test_is_order_independent() {
 
 #[test]
 fn d24_depth_is_quantized_to_24_bits() {
+    // Round to nearest (halves away from zero) of z * (2^24 - 1), in f64,
+    // on every 61st f32 in [0, 1] and the codes' halfway points.
+    let max = f64::from((1u32 << 24) - 1);
+    let want = |z: f32| ((f64::from(z) * max).round() / max) as f32;
+    let mut zs: Vec<f32> = (0..=1.0f32.to_bits())
+        .step_by(61)
+        .map(f32::from_bits)
+        .collect();
+    zs.extend(
+        (0..1u32 << 24)
+            .step_by(4099)
+            .map(|c| ((f64::from(c) + 0.5) / max) as f32),
+    );
+    zs.push(1.0);
+    for z in zs {
+        assert_eq!(
+            DepthFormat::D24Unorm.quantize(z).to_bits(),
+            want(z).to_bits(),
+            "{z:e}"
+        );
+    }
     let q = DepthFormat::D24Unorm.quantize(0.3);
     let code = (0.3f64 * 16777215.0).round();
     assert_eq!(q, (code / 16777215.0) as f32);
