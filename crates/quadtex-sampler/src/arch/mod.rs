@@ -148,7 +148,7 @@ pub(crate) mod x86 {
     }
 
     /// The AVX2 level's token (made only by `arch::avx2`), with whether
-    /// its texel words are read by scalar loads (`super::scalar_words`,
+    /// its texel words and sRGB table look-ups are read by scalar loads (`super::scalar_words`,
     /// looked up once per run rather than once per load).
     #[derive(Clone, Copy, Debug)]
     pub(crate) struct Avx2(pub(super) bool);
@@ -258,6 +258,24 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn srgb(self, codes: Iy) -> Fy {
             let table = quadtex_format::texel::srgb8_table();
+            if self.0 {
+                // Eight scalar loads where the gather is microcoded, as
+                // for texel words (`super::scalar_words`); the same values.
+                let mut o = [0i32; 8];
+                codes.write(&mut o);
+                // (Masked to 0..=255: always inside the 256-entry table.)
+                let t = |k: usize| table[(o[k] & 0xff) as usize];
+                return Fy(avx!(_mm256_setr_ps(
+                    t(0),
+                    t(1),
+                    t(2),
+                    t(3),
+                    t(4),
+                    t(5),
+                    t(6),
+                    t(7)
+                )));
+            }
             let idx = codes & self.i(0xff);
             // SAFETY: every index is in 0..=255 (masked above) and the
             // table holds 256 f32s, so each gathered read lies inside it;
