@@ -194,21 +194,26 @@ impl ColorFormat {
                 _ => [0.0; 4],
             },
             _ => {
-                let b = if self.bgra() {
-                    [bytes[2], bytes[1], bytes[0], bytes[3]]
-                } else {
-                    [bytes[0], bytes[1], bytes[2], bytes[3]]
-                };
-                let (unorm, srgb) = (unorm8_table(), srgb8_table());
-                let rgb = if self.srgb() { srgb } else { unorm };
+                let (rgb, alpha, ri, bi) = self.decode8_parts();
                 [
-                    rgb[b[0] as usize],
-                    rgb[b[1] as usize],
-                    rgb[b[2] as usize],
-                    unorm[b[3] as usize],
+                    rgb[bytes[ri] as usize],
+                    rgb[bytes[1] as usize],
+                    rgb[bytes[bi] as usize],
+                    alpha[bytes[3] as usize],
                 ]
             }
         }
+    }
+
+    /// How [`Self::decode`] reads an 8-bit format: the colour channels'
+    /// table (sRGB or UNORM), the alpha table (UNORM) and the byte
+    /// positions of R and B (BGRA swaps them).
+    #[inline]
+    fn decode8_parts(self) -> (&'static [f32; 256], &'static [f32; 256], usize, usize) {
+        let unorm = unorm8_table();
+        let rgb = if self.srgb() { srgb8_table() } else { unorm };
+        let (ri, bi) = if self.bgra() { (2, 0) } else { (0, 2) };
+        (rgb, unorm, ri, bi)
     }
 
     /// The mean of each pixel's `samples` samples in `row` (pixels of
@@ -240,16 +245,14 @@ impl ColorFormat {
         }
         // `decode` of the 8-bit formats, its tables and byte order taken
         // once.
-        let unorm = unorm8_table();
-        let rgb = if self.srgb() { srgb8_table() } else { unorm };
-        let (ri, bi) = if self.bgra() { (2, 0) } else { (0, 2) };
+        let (rgb, alpha, ri, bi) = self.decode8_parts();
         for ((((r, g), b), a), pixel) in out.zip(pixels) {
             let mut sum = [0.0f32; 4];
             for sample in pixel.chunks_exact(4) {
                 sum[0] += rgb[sample[ri] as usize];
                 sum[1] += rgb[sample[1] as usize];
                 sum[2] += rgb[sample[bi] as usize];
-                sum[3] += unorm[sample[3] as usize];
+                sum[3] += alpha[sample[3] as usize];
             }
             [*r, *g, *b, *a] = sum.map(|v| v * k);
         }
