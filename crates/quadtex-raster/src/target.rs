@@ -303,8 +303,8 @@ impl ColorFormat {
 /// The RGBA8 UNORM encode of the planes `[r, g, b, a]` (as long as each
 /// other) into `out` (four bytes a lane, in plane order), its loops
 /// compiled for `level` (the same bytes at every level): words of
-/// [`unorm8_lane`] codes 64 lanes at a time, encoded again exactly with
-/// [`unorm8`] where a lane's f32 product fell halfway.
+/// [`unorm8_rounded`] codes 64 lanes at a time, again with
+/// [`unorm8_lane`] where a lane's f32 product fell halfway.
 pub(crate) fn encode_unorm8_at(level: SimdLevel, planes: [&[f32]; 4], out: &mut [u8]) {
     struct Encode<'a> {
         planes: [&'a [f32]; 4],
@@ -335,17 +335,24 @@ pub(crate) fn encode_unorm8_at(level: SimdLevel, planes: [&[f32]; 4], out: &mut 
                 // lanes vectorized side by side, no word read back).
                 let mut halfway = 0u32;
                 for ((((w, &r), &g), &b), &a) in words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a) {
-                    let (cr, hr) = unorm8_lane(r);
-                    let (cg, hg) = unorm8_lane(g);
-                    let (cb, hb) = unorm8_lane(b);
-                    let (ca, ha) = unorm8_lane(a);
+                    let (cr, hr) = unorm8_rounded(r);
+                    let (cg, hg) = unorm8_rounded(g);
+                    let (cb, hb) = unorm8_rounded(b);
+                    let (ca, ha) = unorm8_rounded(a);
                     *w = cr | cg << 8 | cb << 16 | ca << 24;
                     halfway |= u32::from(hr | hg | hb | ha);
                 }
                 if halfway != 0 {
-                    // Rare: some product's f32 rounding landed halfway.
-                    for (i, w) in words[..m].iter_mut().enumerate() {
-                        *w = u32::from_le_bytes([r[i], g[i], b[i], a[i]].map(unorm8));
+                    // Some lane's f32 product fell halfway (filtered
+                    // texels often do): the chunk again, deciding those by
+                    // the product's exact error.
+                    for ((((w, &r), &g), &b), &a) in
+                        words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a)
+                    {
+                        *w = unorm8_lane(r)
+                            | unorm8_lane(g) << 8
+                            | unorm8_lane(b) << 16
+                            | unorm8_lane(a) << 24;
                     }
                 }
                 for (o, w) in out.chunks_exact_mut(4).zip(&words[..m]) {
@@ -372,24 +379,48 @@ fn unorm8(v: f32) -> u8 {
     ((x + ROUND) - ROUND) as u8
 }
 
-/// [`unorm8`] in f32 operations only (a multiply, adds, compares,
-/// selects and bit operations, which vectorize on any x86-64), with a
-/// flag for the rare lanes it cannot decide: `s = v * 255` is rounded to
-/// f32 (an error of at most half a unit in its last place), and adding
-/// 2^23 rounds `s` to the nearest whole number, ties to even, leaving the
-/// code in the sum's low bits. That is the code of the exact product
-/// unless `s` lies exactly halfway between two whole numbers (then the
-/// exact product may lie on either side): such lanes return `true`, and
-/// the caller encodes them again with [`unorm8`].
+/// [`unorm8`] in f32 operations only (multiplies, adds, compares,
+/// selects and bit operations, which vectorize on any x86-64, no FMA
+/// needed): the code of the exact product `255 v`, for the clamped `v`.
+/// `255 v` is `256 v - v`; `a = 256 v` is exact, so `s = a - v` is the
+/// product rounded to f32, and Fast2Sum (`a >= v >= 0`) gives its exact
+/// error `e = -v - (s - a)`, so that `255 v = s + e` exactly. Adding 2^23
+/// rounds `s` to the nearest whole number, ties to even, leaving the code
+/// in the sum's low bits. That is the exact product's code unless `s`
+/// lies exactly halfway between two whole numbers (a whole number plus
+/// one half is an f32 below 2^22, so the exact product cannot lie on the
+/// other side of one from its rounding `s` otherwise); then the sign of
+/// `e` says on which side the exact product lies (never on the half
+/// itself: `255 v = k + 1/2` would need `v = (2k + 1) / 510`, which no
+/// binary float is).
 #[inline(always)]
-fn unorm8_lane(v: f32) -> (u32, bool) {
+fn unorm8_lane(v: f32) -> u32 {
+    const TWO_23: f32 = 8_388_608.0;
+    let v = if v > 0.0 { v.min(1.0) } else { 0.0 };
+    let a = v * 256.0;
+    let s = a - v;
+    let e = -v - (s - a);
+    let big = s + TWO_23;
+    let code = big.to_bits().wrapping_sub(TWO_23.to_bits());
+    // `s` less its rounding: +-0.5 exactly when `s` was halfway.
+    let d = s - (big - TWO_23);
+    let up = u32::from(d == 0.5 && e > 0.0);
+    let down = u32::from(d == -0.5 && e < 0.0);
+    code + up - down
+}
+
+/// [`unorm8_lane`]'s first steps only, with a flag for the lanes they
+/// cannot decide: the code of the f32 product `s` rounded to the nearest
+/// whole number, and whether `s` lay halfway between two (then the exact
+/// product may lie on either side, and the caller asks [`unorm8_lane`]).
+#[inline(always)]
+fn unorm8_rounded(v: f32) -> (u32, bool) {
     const TWO_23: f32 = 8_388_608.0;
     let v = if v > 0.0 { v.min(1.0) } else { 0.0 };
     let s = v * 255.0;
     let big = s + TWO_23;
     let code = big.to_bits().wrapping_sub(TWO_23.to_bits());
-    let halfway = (s - (big - TWO_23)).abs() == 0.5;
-    (code, halfway)
+    (code, (s - (big - TWO_23)).abs() == 0.5)
 }
 
 /// The shared [`Srgb8Encoder`], built on first use (`None` only if the
@@ -1257,21 +1288,54 @@ mod tests {
                 }
             }
         }
-        // `unorm8` is `f32_to_unorm(_, 8)` on every value above, and so
-        // is its lane form wherever it does not flag the lane; the ties
-        // (`(k + 0.5) / 255` sit on both sides of the f32 halfway points)
-        // are flagged.
-        let mut flagged = 0;
+        // `unorm8` and its lane form are `f32_to_unorm(v, 8)` on every
+        // value above.
         for &v in &values {
             assert_eq!(u32::from(unorm8(v)), f32_to_unorm(v, 8), "{v}");
-            let (code, halfway) = unorm8_lane(v);
-            if halfway {
-                flagged += 1;
-            } else {
+            assert_eq!(unorm8_lane(v), f32_to_unorm(v, 8), "{v}");
+            let (code, halfway) = unorm8_rounded(v);
+            if !halfway {
                 assert_eq!(code, f32_to_unorm(v, 8), "{v}");
             }
         }
-        assert!(flagged > 0 && flagged < values.len() / 10, "{flagged}");
+    }
+
+    /// The lane form of the UNORM8 encode decides the f32 products that
+    /// round to a whole number plus one half by the product's exact
+    /// error: around every code's halfway point `(k + 0.5) / 255` (not
+    /// an f32: the f32 products of its neighbours round to `k + 0.5` on
+    /// both sides of it), 4,097 consecutive f32s each, every one the
+    /// code of the exact product (computed in f64, where `255 v` is
+    /// exact); and every 97th f32 in `[0, 1]`.
+    #[test]
+    fn unorm8_lane_decides_halfway_products_exactly() {
+        let mut halfway = [0; 2];
+        let check = |v: f32| {
+            let exact = f64::from(v) * 255.0;
+            let want = exact.round_ties_even() as u32;
+            assert_eq!(unorm8_lane(v), want, "{v:e} ({:#x})", v.to_bits());
+            let (code, halfway) = unorm8_rounded(v);
+            assert!(halfway || code == want, "{v:e}");
+            assert_eq!(u32::from(unorm8(v)), want, "{v:e}");
+        };
+        for k in 0..255u32 {
+            let mid = ((f64::from(k) + 0.5) / 255.0) as f32;
+            for d in -2048i32..=2048 {
+                let v = f32::from_bits(mid.to_bits().wrapping_add_signed(d));
+                if (v * 255.0).fract() == 0.5 {
+                    // Whether the exact product lies above the half.
+                    halfway[usize::from(f64::from(v) * 255.0 > f64::from(k) + 0.5)] += 1;
+                }
+                check(v);
+            }
+        }
+        // The f32 product lands halfway for many of them, the exact one
+        // on both sides of the half: the exact error decides.
+        assert!(halfway[0] >= 100 && halfway[1] >= 100, "{halfway:?}");
+        let one = 1.0f32.to_bits();
+        for bits in (0..=one).step_by(97) {
+            check(f32::from_bits(bits));
+        }
     }
 
     /// The UNORM8 encode gives the same bytes at every SIMD level the
