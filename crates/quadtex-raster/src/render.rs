@@ -786,9 +786,9 @@ fn flush(
         let (origins, enc) = (batch.origins(), &enc[..n * bpp]);
         let (color, y0, stride) = (&mut *tile.color, tile.y0, tile.stride);
         match bpp {
-            4 => write_replaced::<4, 8>(color, y0, stride, origins, smasks, enc),
-            8 => write_replaced::<8, 16>(color, y0, stride, origins, smasks, enc),
-            _ => write_replaced::<16, 32>(color, y0, stride, origins, smasks, enc),
+            4 => write_replaced::<4, 8, 32>(color, y0, stride, origins, smasks, enc),
+            8 => write_replaced::<8, 16, 64>(color, y0, stride, origins, smasks, enc),
+            _ => write_replaced::<16, 32, 128>(color, y0, stride, origins, smasks, enc),
         }
         return;
     }
@@ -825,10 +825,12 @@ fn flush(
 /// The writes of a batch into a single-sampled target under
 /// [`BlendMode::Replace`] without depth writes: each quad's encoded
 /// samples (`enc`, `BPP` bytes a lane, lanes 0 and 1 the top row) copied
-/// into `color`, a band of `stride`-pixel rows whose first row is `y0`; a
-/// whole quad as two rows of `ROW = 2 * BPP` bytes, the lanes of a
-/// partial one each on its own (fixed-size copies: no call to `memcpy`).
-fn write_replaced<const BPP: usize, const ROW: usize>(
+/// into `color`, a band of `stride`-pixel rows whose first row is `y0`.
+/// Four whole quads side by side (a block's row of quads, as full blocks
+/// are batched) go as two rows of `RUN = 8 * BPP` bytes; another whole
+/// quad as two rows of `ROW = 2 * BPP` bytes; the lanes of a partial one
+/// each on its own (fixed-size copies: no call to `memcpy`).
+fn write_replaced<const BPP: usize, const ROW: usize, const RUN: usize>(
     color: &mut [u8],
     y0: u32,
     stride: usize,
@@ -837,9 +839,34 @@ fn write_replaced<const BPP: usize, const ROW: usize>(
     enc: &[u8],
 ) {
     let pitch = stride * BPP;
-    for ((&(x, y), smask), q) in origins.iter().zip(smasks).zip(enc.chunks_exact(4 * BPP)) {
+    let quad = 4 * BPP;
+    let n = origins.len().min(smasks.len()).min(enc.len() / quad);
+    let mut i = 0;
+    while i < n {
+        let (x, y) = origins[i];
         let at = (y.wrapping_sub(y0) as usize * stride + x as usize) * BPP;
-        if *smask == [1; 4] {
+        if i + 4 <= n
+            && smasks[i..i + 4] == [[1; 4]; 4]
+            && (1..4u32).all(|k| origins[i + k as usize] == (x.wrapping_add(2 * k), y))
+        {
+            let src = &enc[i * quad..(i + 4) * quad];
+            for r in 0..2 {
+                let mut row = [0u8; RUN];
+                for (k, part) in row.chunks_exact_mut(ROW).enumerate() {
+                    part.copy_from_slice(&src[k * quad + r * ROW..][..ROW]);
+                }
+                copy_fixed::<RUN>(
+                    color
+                        .get_mut(at + r * pitch..at + r * pitch + RUN)
+                        .unwrap_or_default(),
+                    &row,
+                );
+            }
+            i += 4;
+            continue;
+        }
+        let (smask, q) = (smasks[i], &enc[i * quad..(i + 1) * quad]);
+        if smask == [1; 4] {
             for (r, src) in q.chunks_exact(ROW).enumerate() {
                 copy_fixed::<ROW>(
                     color
@@ -856,6 +883,7 @@ fn write_replaced<const BPP: usize, const ROW: usize>(
                 }
             }
         }
+        i += 1;
     }
 }
 

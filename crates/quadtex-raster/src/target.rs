@@ -222,40 +222,21 @@ impl ColorFormat {
     /// times `1 / samples` (the MSAA resolve's sum). The 8-bit formats
     /// read the decode's tables directly.
     pub(crate) fn mean_row(self, row: &[u8], samples: usize, planes: &mut [Vec<f32>; 4]) {
-        let (bpp, k) = (self.bytes(), 1.0 / samples as f32);
-        let [pr, pg, pb, pa] = planes;
-        let out = pr
-            .iter_mut()
-            .zip(pg.iter_mut())
-            .zip(pb.iter_mut())
-            .zip(pa.iter_mut());
-        let pixels = row.chunks_exact(samples * bpp);
+        let bpp = self.bytes();
         if bpp != 4 {
-            for ((((r, g), b), a), pixel) in out.zip(pixels) {
-                let mut sum = [0.0f32; 4];
-                for sample in pixel.chunks_exact(bpp) {
-                    let v = self.decode(sample);
-                    for c in 0..4 {
-                        sum[c] += v[c];
-                    }
-                }
-                [*r, *g, *b, *a] = sum.map(|v| v * k);
-            }
-            return;
+            return mean_pixels(row, samples, bpp, planes, |sample| self.decode(sample));
         }
         // `decode` of the 8-bit formats, its tables and byte order taken
         // once.
         let (rgb, alpha, ri, bi) = self.decode8_parts();
-        for ((((r, g), b), a), pixel) in out.zip(pixels) {
-            let mut sum = [0.0f32; 4];
-            for sample in pixel.chunks_exact(4) {
-                sum[0] += rgb[sample[ri] as usize];
-                sum[1] += rgb[sample[1] as usize];
-                sum[2] += rgb[sample[bi] as usize];
-                sum[3] += alpha[sample[3] as usize];
-            }
-            [*r, *g, *b, *a] = sum.map(|v| v * k);
-        }
+        mean_pixels(row, samples, 4, planes, |sample| {
+            [
+                rgb[sample[ri] as usize],
+                rgb[sample[1] as usize],
+                rgb[sample[bi] as usize],
+                alpha[sample[3] as usize],
+            ]
+        });
     }
 
     /// Encodes `n` samples given as planes (`r[i], g[i], b[i], a[i]`, every
@@ -421,6 +402,36 @@ fn unorm8_rounded(v: f32) -> (u32, bool) {
     let big = s + TWO_23;
     let code = big.to_bits().wrapping_sub(TWO_23.to_bits());
     (code, (s - (big - TWO_23)).abs() == 0.5)
+}
+
+/// [`ColorFormat::mean_row`]'s sums: each pixel's `samples` samples of
+/// `bpp` bytes in `row` decoded by `decode`, summed in sample order from
+/// `+0.0` in f32 and multiplied by `1 / samples`, into `planes[c][x]`.
+#[inline(always)]
+fn mean_pixels(
+    row: &[u8],
+    samples: usize,
+    bpp: usize,
+    planes: &mut [Vec<f32>; 4],
+    decode: impl Fn(&[u8]) -> [f32; 4],
+) {
+    let k = 1.0 / samples as f32;
+    let [pr, pg, pb, pa] = planes;
+    let out = pr
+        .iter_mut()
+        .zip(pg.iter_mut())
+        .zip(pb.iter_mut())
+        .zip(pa.iter_mut());
+    for ((((r, g), b), a), pixel) in out.zip(row.chunks_exact(samples * bpp)) {
+        let mut sum = [0.0f32; 4];
+        for sample in pixel.chunks_exact(bpp) {
+            let v = decode(sample);
+            for c in 0..4 {
+                sum[c] += v[c];
+            }
+        }
+        [*r, *g, *b, *a] = sum.map(|v| v * k);
+    }
 }
 
 /// The shared [`Srgb8Encoder`], built on first use (`None` only if the
