@@ -59,13 +59,15 @@ pub(crate) fn run_at<K: LaneKernel>(level: crate::cpu::SimdLevel, k: K) -> K::Ou
     k.run(Portable::<4>)
 }
 
-/// Whether the AVX2 level reads texel words with eight scalar loads
-/// rather than `vpgatherdd`: on AMD CPUs without AVX-512 (Zen 1 to 3),
-/// whose cores microcode the gather. On a Zen 3 (six alternating runs of
-/// `quadtex profile` each) nearest and trilinear ran about 8% and 15%
-/// slower with the gather and the rest within the noise; on a Zen 4
+/// Whether the AVX2 level reads texel words and sRGB table entries with
+/// eight scalar loads rather than `vpgatherdd` / `vgatherdps`: on AMD CPUs
+/// without AVX-512 (Zen 1 to 3), whose cores microcode the gathers. On a
+/// Zen 3 (six alternating runs of `quadtex profile` each) nearest and
+/// trilinear ran about 8% and 15% slower with the word gather and the
+/// rest within the noise, and `--format rgba8_srgb` bilinear and
+/// trilinear about 10% slower with the table gather; on a Zen 4
 /// (AVX-512) the AVX2 gathers won by 6-15% (`README.md`, "Target
-/// features and figures"). Both read the same words.
+/// features and figures"). Both read the same values.
 #[cfg(target_arch = "x86_64")]
 fn scalar_words() -> bool {
     static SCALAR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
@@ -148,8 +150,9 @@ pub(crate) mod x86 {
     }
 
     /// The AVX2 level's token (made only by `arch::avx2`), with whether
-    /// its texel words and sRGB table look-ups are read by scalar loads (`super::scalar_words`,
-    /// looked up once per run rather than once per load).
+    /// its texel words and sRGB table look-ups are read by scalar loads
+    /// (`super::scalar_words`, looked up once per run rather than once
+    /// per load).
     #[derive(Clone, Copy, Debug)]
     pub(crate) struct Avx2(pub(super) bool);
 
