@@ -211,6 +211,7 @@ impl Workload {
             r: &pr,
             a: &pa,
             dref: &[],
+            lod: &[],
         };
         let mut planes = [(); 4].map(|_| vec![0.0f32; 4 * self.quads.len()]);
         let mut fetcher = QuadFetcher::new(&self.view);

@@ -598,6 +598,7 @@ fn run(u: &mut Unstructured<'_>, sampled: &mut bool) -> Result<()> {
         r: &pr,
         a: &pa,
         dref: &[],
+        lod: &[],
     };
     for level in SimdLevel::ALL.into_iter().filter(|l| l.supported()) {
         let mut planes = [(); 4].map(|_| vec![f32::NAN; ps.len()]);

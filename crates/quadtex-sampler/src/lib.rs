@@ -231,6 +231,11 @@ impl<'a> QuadSampler<'a> {
         let other = |unit: &mut Self, out: &mut PlanarOut<'_>, from, end| {
             for q in from..end {
                 let args = quad_args(args, coords, q, P::dref);
+                let args = if coords.lod.is_empty() {
+                    args
+                } else {
+                    P::with_lod(&args, quad_plane(coords.lod, q))
+                };
                 let r = single(unit, &args, &quad_of(coords, q));
                 put_planes(out, q, rgba_of(&r));
             }
@@ -618,6 +623,7 @@ impl<'a> QuadSampler<'a> {
                 r: &c[2][..4 * group],
                 a: &c[3][..4 * group],
                 dref: &[],
+                lod: &[],
             };
             let mut planes = PlanarOut {
                 r: &mut r[..4 * group],
@@ -668,9 +674,16 @@ where
     if group > MAX || n <= q || n - q > group {
         return false;
     }
-    let mut buf = [[0.0f32; 4 * MAX]; 5];
-    let planes = [coords.s, coords.t, coords.r, coords.a, coords.dref];
-    let mut has = [false; 5];
+    let mut buf = [[0.0f32; 4 * MAX]; 6];
+    let planes = [
+        coords.s,
+        coords.t,
+        coords.r,
+        coords.a,
+        coords.dref,
+        coords.lod,
+    ];
+    let mut has = [false; 6];
     for ((b, p), has) in buf.iter_mut().zip(planes).zip(&mut has) {
         // A plane the call does not cover (`r` of a 2D view, say) stays
         // empty, as the kernel does not read it.
@@ -683,14 +696,21 @@ where
             b[4 * g..4 * g + 4].copy_from_slice(&p[src..src + 4]);
         }
     }
-    let [s, t, r, a, dref] = std::array::from_fn(|k| {
+    let [s, t, r, a, dref, lod] = std::array::from_fn(|k| {
         if has[k] {
             &buf[k][..4 * group]
         } else {
             &[][..]
         }
     });
-    let local = QuadCoords { s, t, r, a, dref };
+    let local = QuadCoords {
+        s,
+        t,
+        r,
+        a,
+        dref,
+        lod,
+    };
     let mut res = [[0.0f32; 4 * MAX]; 4];
     let [rr, rg, rb, ra] = &mut res;
     let mut lout = PlanarOut {
@@ -842,7 +862,12 @@ fn quad_args<A: Copy>(
 
 /// Quad `q`'s four references from `coords.dref` (zeros past its end).
 fn quad_dref(coords: &QuadCoords<'_>, q: usize) -> [f32; 4] {
-    [0, 1, 2, 3].map(|l| coords.dref.get(4 * q + l).copied().unwrap_or(0.0))
+    quad_plane(coords.dref, q)
+}
+
+/// Quad `q`'s four values of `plane` (zeros past its end).
+fn quad_plane(plane: &[f32], q: usize) -> [f32; 4] {
+    [0, 1, 2, 3].map(|l| plane.get(4 * q + l).copied().unwrap_or(0.0))
 }
 
 /// How many whole quads a planar call covers: the most that every
@@ -861,6 +886,9 @@ fn planar_quads(kind: TextureKind, coords: &QuadCoords<'_>, out: &PlanarOut<'_>)
     }
     if !coords.dref.is_empty() {
         len = len.min(coords.dref.len());
+    }
+    if !coords.lod.is_empty() {
+        len = len.min(coords.lod.len());
     }
     len.min(out.r.len())
         .min(out.g.len())

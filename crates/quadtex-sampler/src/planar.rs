@@ -81,6 +81,14 @@ pub struct QuadCoords<'a> {
     /// the args have none); shorter than `4n` ends the call early as the
     /// other planes do.
     pub dref: &'a [f32],
+    /// LOD operand per lane: under `Lod::Bias` each lane's shader bias,
+    /// under `Lod::Level` each lane's explicit level of detail, in place of
+    /// the quad pattern the `SampleArgs` give (GLSL `texture(s, p, bias)`
+    /// and `textureLod` with a value per pixel; SASS `TEX.LB` / `.LL` with
+    /// a register per lane). Not read under other `Lod`s or by gathers.
+    /// When not empty, shorter than `4n` ends the call early as the other
+    /// planes do.
+    pub lod: &'a [f32],
 }
 
 /// Results of `n` quads, one slice per channel, lane `l` of quad `q` at
@@ -381,6 +389,12 @@ pub(crate) struct Plan<'a> {
     /// Per lane of a quad: the sampler's bias plus the shader's, clamped
     /// (`Profile::clamp_bias`).
     lane_bias: [f32; 4],
+    /// What a call's `QuadCoords::lod` plane gives each lane ([`lod_plane`]).
+    lod_plane: LodPlane,
+    /// The sampler's bias (`mip_lod_bias`) and the profile's bias clamp, for
+    /// a plane of shader biases.
+    sampler_bias: f32,
+    max_bias: f32,
     /// The profile's quantized maximum anisotropy when above 1 (and the
     /// LOD implicit): anisotropic footprints of up to 16 taps.
     aniso: Option<f32>,
@@ -419,6 +433,17 @@ pub(crate) struct Plan<'a> {
     /// render target read back is mostly this; the kernel then takes no
     /// derivatives and no `log2`.
     lod_free: bool,
+}
+
+/// What a call's `QuadCoords::lod` plane holds, from the args' `Lod`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LodPlane {
+    /// Not read.
+    Unused,
+    /// Shader biases (`Lod::Bias`).
+    Bias,
+    /// Explicit levels of detail (`Lod::Level`).
+    Level,
 }
 
 /// Where a sample's LOD comes from besides the quad's own derivatives.
@@ -713,6 +738,13 @@ impl<'a> Plan<'a> {
             per_pixel,
             explicit,
             lane_bias,
+            lod_plane: match args.lod {
+                Lod::Bias(_) => LodPlane::Bias,
+                Lod::Level(_) => LodPlane::Level,
+                _ => LodPlane::Unused,
+            },
+            sampler_bias: smp.mip_lod_bias,
+            max_bias: p.max_lod_bias,
             aniso,
             bias: p.clamp_bias(smp.mip_lod_bias + 0.0),
             min_lod: smp.min_lod,
@@ -942,6 +974,13 @@ pub(crate) trait CallPlan<'a>: GroupKernel {
     /// The args' depth reference (per quad; a reference plane of the
     /// call replaces it).
     fn dref(args: &mut Self::Args) -> &mut Option<[f32; 4]>;
+    /// The args of one quad whose lanes' LOD operands are `lod` (from a
+    /// call's `QuadCoords::lod` plane): under `Lod::Bias` and `Lod::Level`
+    /// they replace the pattern; other args do not read a LOD plane.
+    fn with_lod(args: &Self::Args, lod: [f32; 4]) -> Self::Args {
+        let _ = lod;
+        *args
+    }
 }
 
 impl<'a> CallPlan<'a> for Plan<'a> {
@@ -953,6 +992,16 @@ impl<'a> CallPlan<'a> for Plan<'a> {
 
     fn dref(args: &mut SampleArgs) -> &mut Option<[f32; 4]> {
         &mut args.dref
+    }
+
+    fn with_lod(args: &SampleArgs, lod: [f32; 4]) -> SampleArgs {
+        let mut a = *args;
+        a.lod = match a.lod {
+            Lod::Bias(_) => Lod::Bias(lod),
+            Lod::Level(_) => Lod::Level(lod),
+            other => other,
+        };
+        a
     }
 }
 
@@ -1043,6 +1092,41 @@ fn dref_lanes<L: Lanes>(l: L, p: &Plan<'_>, coords: &QuadCoords<'_>, base: usize
         }
     }
     l.load(&v)
+}
+
+/// The bias of pixels `at..at + L::N` (the sampler's plus the shader's,
+/// clamped, as [`Plan::lane_bias`]): from the call's `coords.lod` plane
+/// under `Lod::Bias` where it has one, else the quad pattern of the args.
+#[inline(always)]
+fn bias_lanes<L: Lanes>(l: L, p: &Plan<'_>, coords: &QuadCoords<'_>, at: usize) -> L::F {
+    match coords.lod.get(at..at + L::N) {
+        Some(plane) if p.lod_plane == LodPlane::Bias => {
+            let mut v = [0.0f32; MAX_LANES];
+            for (x, &b) in v.iter_mut().zip(plane) {
+                // `Profile::clamp_bias` of the sum, as the plan's pattern.
+                *x = (p.sampler_bias + b).max(-p.max_bias).min(p.max_bias);
+            }
+            l.load(&v)
+        }
+        _ => quad_pattern(l, p.lane_bias),
+    }
+}
+
+/// The explicit level of detail of pixels `at..at + L::N`: from the
+/// call's `coords.lod` plane under `Lod::Level` where it has one, else
+/// the args' quad pattern `lambda`.
+#[inline(always)]
+fn level_plane<L: Lanes>(
+    l: L,
+    p: &Plan<'_>,
+    coords: &QuadCoords<'_>,
+    at: usize,
+    lambda: [f32; 4],
+) -> L::F {
+    match coords.lod.get(at..at + L::N) {
+        Some(plane) if p.lod_plane == LodPlane::Level => l.load(plane),
+        _ => quad_pattern(l, lambda),
+    }
 }
 
 /// `r.clamp(0.0, 1.0)` (NaN stays NaN): a UNORM depth format's reference.
@@ -2250,7 +2334,7 @@ fn group<L: Lanes, const K: u8>(
                     l,
                     p,
                     fine_footprint(l, p, st.0, st.1),
-                    quad_pattern(l, p.lane_bias),
+                    bias_lanes(l, p, coords, at),
                 ),
             };
             let dref = if const { is_depth::<K>() } {
@@ -2284,7 +2368,9 @@ fn group<L: Lanes, const K: u8>(
                 let fp = match p.explicit {
                     // (Lambda makes no difference.)
                     _ if p.lod_free => Footprint::at(l, l.f(0.0)),
-                    Explicit::Level(lambda) => Footprint::at(l, quad_pattern(l, lambda)),
+                    Explicit::Level(lambda) => {
+                        Footprint::at(l, level_plane(l, p, coords, at, lambda))
+                    }
                     Explicit::Grad([sx, tx, rx, sy, ty, ry]) => {
                         let dx = [
                             quad_pattern(l, sx),
@@ -2330,7 +2416,7 @@ fn group<L: Lanes, const K: u8>(
                     l.i(0)
                 };
                 layer = cube.shl(2) + cube.shl(1) + face.face;
-                select(l, p, fp, quad_pattern(l, p.lane_bias))
+                select(l, p, fp, bias_lanes(l, p, coords, at))
             }
             _ if p.lod_free => fixed_lod(l, p),
             (Some(q), _) => spread(l, p, q, k),
@@ -2341,12 +2427,14 @@ fn group<L: Lanes, const K: u8>(
                     ax: l.spread(fp.ax, k),
                     ay: l.spread(fp.ay, k),
                 };
-                select(l, p, fp, quad_pattern(l, p.lane_bias))
+                select(l, p, fp, bias_lanes(l, p, coords, at))
             }
             (None, None) => {
                 let fp = match p.explicit {
                     Explicit::None => fine_footprint(l, p, s[k], t[k]),
-                    Explicit::Level(lambda) => Footprint::at(l, quad_pattern(l, lambda)),
+                    Explicit::Level(lambda) => {
+                        Footprint::at(l, level_plane(l, p, coords, at, lambda))
+                    }
                     Explicit::Grad([sx, tx, _, sy, ty, _]) => footprint(
                         l,
                         p,
@@ -2354,7 +2442,7 @@ fn group<L: Lanes, const K: u8>(
                         (quad_pattern(l, sy), quad_pattern(l, ty)),
                     ),
                 };
-                select(l, p, fp, quad_pattern(l, p.lane_bias))
+                select(l, p, fp, bias_lanes(l, p, coords, at))
             }
         };
         lods[k] = Some(Prepared {

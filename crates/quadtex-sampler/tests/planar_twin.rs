@@ -425,6 +425,7 @@ fn check(case: &Case, level: SimdLevel, want: &[[[f32; 4]; 4]]) -> usize {
             r: &r,
             a: &a,
             dref: &[],
+            lod: &[],
         },
         &mut planes(&mut o),
     );
@@ -837,6 +838,7 @@ fn planar_gather_equals_the_reference_at_every_simd_level() {
                     r: &r,
                     a: &a,
                     dref: &[],
+                    lod: &[],
                 },
                 &mut planes(&mut o),
             );
@@ -1002,6 +1004,7 @@ fn planar_dref_plane_equals_per_quad_references_at_every_simd_level() {
             r: &r,
             a: &a,
             dref: &dref,
+            lod: &[],
         };
         let same = |x: f32, w: u32| x.to_bits() == w || (x.is_nan() && f32::from_bits(w).is_nan());
         for level in levels() {
@@ -1130,4 +1133,184 @@ fn planar_dref_plane_gives_each_lane_its_own_compare() {
         3
     );
     assert_eq!(&o[0][..4], &[1.0, 1.0, 0.0, 0.0]);
+}
+
+/// One random LOD operand per lane: levels and biases across a mip chain,
+/// now and then signed zero, huge, infinite or NaN.
+fn random_lod(rng: &mut Rng) -> f32 {
+    match rng.u() % 8 {
+        0 => rng.pick(&[
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            -0.0,
+            100.0,
+            -100.0,
+        ]),
+        _ => rng.f() * 14.0 - 4.0,
+    }
+}
+
+/// A LOD plane (`QuadCoords::lod`: a bias under `Lod::Bias`, an explicit
+/// level under `Lod::Level`, one per lane) through `sample_planar`
+/// against the reference sampler with each quad's own four operands in
+/// its args, bit for bit, at every SIMD level: 2D, array and cube views
+/// of every format the kernel takes, every profile, 30 quads a call (so
+/// the last quads run as a padded group); the args' own pattern is
+/// ignored for the plane's.
+#[test]
+fn planar_lod_plane_equals_per_quad_lod_operands_at_every_simd_level() {
+    let mut rng = Rng(0x10d0_91a4_e000_0001);
+    let (mut quads, mut kernel) = (0usize, 0usize);
+    for case_index in 0..300 {
+        let family = if rng.one_in(3) {
+            Family::Cube
+        } else {
+            Family::Plain
+        };
+        let mut case = random_view_case(&mut rng, 30, family);
+        let n = case.quads.len();
+        let lod: Vec<f32> = (0..4 * n).map(|_| random_lod(&mut rng)).collect();
+        let per_quad = |q: usize| [0, 1, 2, 3].map(|l| lod[4 * q + l]);
+        let bias = case_index % 2 == 0;
+        let operand = |v: [f32; 4]| if bias { Lod::Bias(v) } else { Lod::Level(v) };
+        let want: Vec<[[u32; 4]; 4]> = (0..n)
+            .map(|q| {
+                let args = SampleArgs {
+                    lod: operand(per_quad(q)),
+                    ..case.args
+                };
+                reference::sample(&case.view, &case.smp, &case.profile, &args, &case.quads[q])
+                    .texels
+                    .map(|t| t.expect("every lane runs").to_bits())
+            })
+            .collect();
+        // The args' pattern, which the plane replaces.
+        case.args.lod = operand([0.5, -7.0, f32::NAN, 3.0]);
+        let plane = |k: usize| -> Vec<f32> {
+            case.quads
+                .iter()
+                .flat_map(|q| q.coords.map(|c| c[k]))
+                .collect()
+        };
+        let (s, t, r, a) = (plane(0), plane(1), plane(2), plane(3));
+        let coords = QuadCoords {
+            s: &s,
+            t: &t,
+            r: &r,
+            a: &a,
+            dref: &[],
+            lod: &lod,
+        };
+        let same = |x: f32, w: u32| x.to_bits() == w || (x.is_nan() && f32::from_bits(w).is_nan());
+        for level in levels() {
+            let mut unit = QuadSampler::new(&case.view, &case.smp, &case.profile);
+            unit.set_simd_level(level);
+            let mut o = [(); 4].map(|_| vec![f32::NAN; 4 * n]);
+            let mut out = planes(&mut o);
+            assert_eq!(unit.sample_planar(&case.args, &coords, &mut out), n);
+            kernel += unit.planar_kernel_quads();
+            quads += n;
+            for (q, w) in want.iter().enumerate() {
+                for l in 0..4 {
+                    let got = [0, 1, 2, 3].map(|c| o[c][4 * q + l]);
+                    assert!(
+                        got.iter().zip(w[l]).all(|(&g, w)| same(g, w)),
+                        "{level:?} quad {q} lane {l}: {got:?} != reference {:x?} ({} {:?})\n{:?}\n{:?}\n{:?}",
+                        w[l],
+                        if bias { "bias" } else { "level" },
+                        per_quad(q),
+                        case.view,
+                        case.smp,
+                        case.profile,
+                    );
+                }
+            }
+        }
+    }
+    // The plane went through the kernel, not only the quad-by-quad path.
+    assert!(
+        kernel * 10 > quads * 5,
+        "{kernel} of {quads} quads on the kernel"
+    );
+}
+
+/// Pinned values: a 4x4 RGBA8 texture whose level 0 is black and whose
+/// levels 1 and 2 are white, nearest filtering and nearest mips. An
+/// explicit level per lane of (0, 1, 0.4, 0.6) reads levels 0, 1, 0 and 1
+/// (Vulkan's nearest mip level is `ceil(lambda + 0.5) - 1`), whatever
+/// the args' pattern says; a bias per lane of (0, 1, 0.4, 0.6) on a
+/// magnified quad (lambda -1 from its derivatives) gives lambdas of -1,
+/// 0, -0.6 and -0.4, all level 0; with the sampler's bias of 1.5 added,
+/// 0.5, 1.5, 0.9 and 1.1: levels 0, 1, 1 and 1. A plane shorter than the
+/// coordinates ends the call at its last whole quad.
+#[test]
+fn planar_lod_plane_gives_each_lane_its_own_level() {
+    let desc = TextureDesc::d2(F::Rgba8Unorm, 4, 4).with_levels(3);
+    // Levels in order: 4x4 black, then 2x2 and 1x1 white.
+    let mut bytes = vec![0u8; 16 * 4];
+    bytes.extend([255u8; (4 + 1) * 4]);
+    let tex = Texture::from_linear_bytes(desc, Layout::Tiled, &bytes).expect("texture");
+    let view = TextureHeader::new(Arc::new(tex));
+    let smp = SamplerHeader {
+        mag_filter: Filter::Nearest,
+        min_filter: Filter::Nearest,
+        mipmap_mode: MipmapMode::Nearest,
+        ..Default::default()
+    };
+    let profile = Profile::VULKAN;
+    let n = 16;
+    // Each quad spans half a texel a pixel: lambda -1.
+    let s: Vec<f32> = (0..4 * n).map(|i| 0.25 + 0.125 * (i % 2) as f32).collect();
+    let t: Vec<f32> = (0..4 * n)
+        .map(|i| 0.25 + 0.125 * ((i / 2) % 2) as f32)
+        .collect();
+    let lod: Vec<f32> = (0..4 * n).map(|i| [0.0, 1.0, 0.4, 0.6][i % 4]).collect();
+    let run = |smp: &SamplerHeader, args: SampleArgs, lod: &[f32]| {
+        let mut unit = QuadSampler::new(&view, smp, &profile);
+        let mut o = [(); 4].map(|_| vec![-1.0f32; 4 * n]);
+        let coords = QuadCoords {
+            s: &s,
+            t: &t,
+            lod,
+            ..Default::default()
+        };
+        let done = unit.sample_planar(&args, &coords, &mut planes(&mut o));
+        (done, unit.planar_kernel_quads(), o)
+    };
+    let level = SampleArgs {
+        lod: Lod::Level([5.0; 4]),
+        ..Default::default()
+    };
+    let (done, kernel, o) = run(&smp, level, &lod);
+    assert_eq!(done, n);
+    assert!(kernel > 0);
+    for q in 0..n {
+        assert_eq!(
+            &o[0][4 * q..4 * q + 4],
+            &[0.0, 1.0, 0.0, 1.0],
+            "level, quad {q}"
+        );
+    }
+    let bias = SampleArgs {
+        lod: Lod::Bias([5.0; 4]),
+        ..Default::default()
+    };
+    let (done, _, o) = run(&smp, bias, &lod);
+    assert_eq!(done, n);
+    assert!(o[0].iter().all(|&v| v == 0.0), "bias: {:?}", &o[0][..4]);
+    let biased = SamplerHeader {
+        mip_lod_bias: 1.5,
+        ..smp
+    };
+    let (_, _, o) = run(&biased, bias, &lod);
+    for q in 0..n {
+        assert_eq!(
+            &o[0][4 * q..4 * q + 4],
+            &[0.0, 1.0, 1.0, 1.0],
+            "sampler bias, quad {q}"
+        );
+    }
+    let (done, _, _) = run(&smp, level, &lod[..4 * 5 + 3]);
+    assert_eq!(done, 5);
 }
