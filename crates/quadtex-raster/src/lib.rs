@@ -101,6 +101,9 @@ pub use pipeline::{
     sample_positions, BlendMode, CullMode, DepthFormat, DrawCall, DrawState, Frame,
 };
 pub use quadtex_sampler::{PlanarOut, QuadCoords};
+/// The thread-pool crate of [`Renderer::with_pool`] and
+/// [`Renderer::pool`], at the version the renderer was built with.
+pub use rayon;
 pub use render::{fullscreen_triangle, Rendered, Renderer, MAX_ATTRIBUTES, MAX_THREADS, TILE};
 pub use scene::{render_scene, RenderOptions, RenderedScene, Scene};
 pub use shader::{

@@ -8,6 +8,7 @@
 //! inside (with no depth test) take every sample, without a per-sample
 //! test.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use glam::Vec3;
@@ -51,9 +52,11 @@ pub struct Rendered {
     pub stats: Stats,
 }
 
-/// Renders frames on its own thread pool.
+/// Renders frames on a rayon thread pool: its own ([`Renderer::new`]) or
+/// the application's ([`Renderer::with_pool`]), which [`Renderer::pool`]
+/// hands out for the work around a frame.
 pub struct Renderer {
-    pool: rayon::ThreadPool,
+    pool: Arc<rayon::ThreadPool>,
     threads: usize,
     profile: Profile,
 }
@@ -158,12 +161,35 @@ impl Renderer {
             .num_threads(threads)
             .build()
             .map_err(|e| Error::ThreadPool(e.to_string()))?;
+        Renderer::with_pool(Arc::new(pool))
+    }
+
+    /// A renderer on the application's own `pool` (one set of worker
+    /// threads for its frames and for what the application does around
+    /// them), sampling with the Vulkan profile. A pool of more than
+    /// [`MAX_THREADS`] threads is an [`Error::InvalidOption`] for
+    /// `threads`.
+    pub fn with_pool(pool: Arc<rayon::ThreadPool>) -> Result<Renderer> {
         let threads = pool.current_num_threads();
+        if threads > MAX_THREADS {
+            return Err(Error::InvalidOption {
+                option: "threads",
+                reason: format!("a pool of {threads}, more than the {MAX_THREADS} allowed"),
+            });
+        }
         Ok(Renderer {
             pool,
             threads,
             profile: Profile::VULKAN,
         })
+    }
+
+    /// The thread pool the renderer works on: work around a frame
+    /// (converting or resolving its target, encoding a PNG) runs on the
+    /// same threads with `renderer.pool().install(..)`, with no second
+    /// pool.
+    pub fn pool(&self) -> &Arc<rayon::ThreadPool> {
+        &self.pool
     }
 
     /// This renderer with texture `profile` for every shader.

@@ -550,3 +550,41 @@ fn render_into_reuses_buffers_and_matches_render() {
         assert_eq!(out.stats.counts(), want.stats.counts());
     }
 }
+
+/// A renderer on the application's own pool works on that pool's threads
+/// (`Renderer::pool` hands it back, so work around a frame needs no
+/// second pool) and renders the same bytes as a renderer on its own
+/// pool; a pool over `MAX_THREADS` is refused with an error.
+#[test]
+fn a_renderer_on_the_applications_pool_shares_its_threads() {
+    use quadtex_raster::rayon;
+    let pool = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(3)
+            .build()
+            .unwrap(),
+    );
+    let shared = Renderer::with_pool(Arc::clone(&pool)).unwrap();
+    assert_eq!(shared.threads(), 3);
+    assert!(Arc::ptr_eq(shared.pool(), &pool));
+    assert_eq!(shared.pool().install(rayon::current_num_threads), 3);
+    let frame = busy_frame(4);
+    let a = shared.render_resolved(&frame).unwrap();
+    let b = Renderer::new(1).unwrap().render_resolved(&frame).unwrap();
+    assert_eq!(a.color.bytes(), b.color.bytes());
+    assert_eq!(a.stats.counts(), b.stats.counts());
+    // The application's own work on the same pool, between frames.
+    let sum: u64 = pool.install(|| {
+        use rayon::prelude::*;
+        a.color.bytes().par_iter().map(|&v| u64::from(v)).sum()
+    });
+    assert_eq!(sum, b.color.bytes().iter().map(|&v| u64::from(v)).sum());
+    let big = Arc::new(
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(quadtex_raster::MAX_THREADS + 1)
+            .build()
+            .unwrap(),
+    );
+    let err = Renderer::with_pool(big).unwrap_err();
+    assert!(err.to_string().contains("threads"), "{err}");
+}
