@@ -55,7 +55,9 @@ use crate::header::{
     AddressMode, CompareOp, Filter, HeaderType, MipmapMode, ReductionMode, Swizzle,
 };
 use crate::lanes::{Fv, Iv, Lanes, Mv};
-use crate::profile::{frac_scale, Derivatives, FracRound, LayerRound, MipNearest, MAX_FRAC_BITS};
+use crate::profile::{
+    clamp_bias_to, frac_scale, Derivatives, FracRound, LayerRound, MipNearest, MAX_FRAC_BITS,
+};
 use crate::quad::{Lod, SampleArgs};
 use crate::reference::{Ctx, LOG2_C3, LOG2_C5, LOG2_C7, LOG2_C9, LOG2_DENORMAL_SCALE};
 
@@ -389,7 +391,7 @@ pub(crate) struct Plan<'a> {
     /// Per lane of a quad: the sampler's bias plus the shader's, clamped
     /// (`Profile::clamp_bias`).
     lane_bias: [f32; 4],
-    /// What a call's `QuadCoords::lod` plane gives each lane ([`lod_plane`]).
+    /// What a call's `QuadCoords::lod` plane gives each lane ([`LodPlane`]).
     lod_plane: LodPlane,
     /// The sampler's bias (`mip_lod_bias`) and the profile's bias clamp, for
     /// a plane of shader biases.
@@ -1104,7 +1106,7 @@ fn bias_lanes<L: Lanes>(l: L, p: &Plan<'_>, coords: &QuadCoords<'_>, at: usize) 
             let mut v = [0.0f32; MAX_LANES];
             for (x, &b) in v.iter_mut().zip(plane) {
                 // `Profile::clamp_bias` of the sum, as the plan's pattern.
-                *x = (p.sampler_bias + b).max(-p.max_bias).min(p.max_bias);
+                *x = clamp_bias_to(p.sampler_bias + b, p.max_bias);
             }
             l.load(&v)
         }

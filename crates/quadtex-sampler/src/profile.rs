@@ -245,7 +245,7 @@ impl Profile {
     /// any profile).
     #[inline]
     pub fn clamp_bias(&self, b: f32) -> f32 {
-        b.max(-self.max_lod_bias).min(self.max_lod_bias)
+        clamp_bias_to(b, self.max_lod_bias)
     }
 
     /// Applies the offset rule to an offset of a field `bits` wide (1 to
@@ -286,6 +286,15 @@ pub const MAX_OFFSET_BITS: u8 = 16;
 /// The most fraction bits [`Profile::validate`] accepts: an f32 has 23
 /// below its leading bit, so more would change nothing.
 pub const MAX_FRAC_BITS: u8 = 23;
+
+/// `b` clamped to `[-max, max]` (`max` first, so a NaN `b` gives `-max`
+/// as `f32::max` takes the number): [`Profile::clamp_bias`] with the
+/// profile's `max_lod_bias`, shared with the planar kernel's per-lane
+/// biases.
+#[inline(always)]
+pub(crate) fn clamp_bias_to(b: f32, max: f32) -> f32 {
+    b.max(-max).min(max)
+}
 
 /// `2^bits` as f32: the scale of a fixed-point fraction of `bits` bits
 /// (exact for every `u8`; the same value as `(1 << bits) as f32` where that

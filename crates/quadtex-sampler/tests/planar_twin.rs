@@ -919,6 +919,25 @@ fn planar_gather_of_a_2x2_texture_is_its_texels_in_gather_order() {
     }
 }
 
+/// Asserts that lane `l` of quad `q` in the planes `o` holds the reference
+/// bits `want[q][l]`, bit for bit (NaN equal to NaN: Rust leaves NaN
+/// payloads through arithmetic unspecified); `what(q)` names the quad's
+/// case in the message.
+fn assert_planes_are(o: &[Vec<f32>; 4], want: &[[[u32; 4]; 4]], what: impl Fn(usize) -> String) {
+    let same = |x: f32, w: u32| x.to_bits() == w || (x.is_nan() && f32::from_bits(w).is_nan());
+    for (q, w) in want.iter().enumerate() {
+        for l in 0..4 {
+            let got = [0, 1, 2, 3].map(|c| o[c][4 * q + l]);
+            assert!(
+                got.iter().zip(w[l]).all(|(&g, w)| same(g, w)),
+                "{} lane {l}: {got:?} != reference {:x?}",
+                what(q),
+                w[l],
+            );
+        }
+    }
+}
+
 /// One random reference per lane: stored depths, D16 codes, values out of
 /// `[0, 1]`, infinities and NaN.
 fn random_dref(rng: &mut Rng) -> f32 {
@@ -1006,7 +1025,6 @@ fn planar_dref_plane_equals_per_quad_references_at_every_simd_level() {
             dref: &dref,
             lod: &[],
         };
-        let same = |x: f32, w: u32| x.to_bits() == w || (x.is_nan() && f32::from_bits(w).is_nan());
         for level in levels() {
             let mut unit = QuadSampler::new(&case.view, &case.smp, &case.profile);
             unit.set_simd_level(level);
@@ -1015,35 +1033,22 @@ fn planar_dref_plane_equals_per_quad_references_at_every_simd_level() {
             assert_eq!(unit.sample_planar(&case.args, &coords, &mut out), n);
             kernel += unit.planar_kernel_quads();
             quads += n;
-            for (q, w) in want.iter().enumerate() {
-                for l in 0..4 {
-                    let got = [0, 1, 2, 3].map(|c| o[c][4 * q + l]);
-                    assert!(
-                        got.iter().zip(w[l]).all(|(&g, w)| same(g, w)),
-                        "{level:?} sample quad {q} lane {l}: {got:?} != reference {:x?} (dref {:?})\n{:?}\n{:?}",
-                        w[l],
-                        per_quad(q),
-                        case.view,
-                        case.smp,
-                    );
-                }
-            }
+            assert_planes_are(&o, &want, |q| {
+                format!(
+                    "{level:?} sample quad {q} (dref {:?})\n{:?}\n{:?}",
+                    per_quad(q),
+                    case.view,
+                    case.smp
+                )
+            });
             if matches!(case.view.kind, K::Cube | K::CubeArray) {
                 continue;
             }
             let mut out = planes(&mut o);
             assert_eq!(unit.gather_planar(&gather_args, &coords, &mut out), n);
-            for (q, w) in want_gather.iter().enumerate() {
-                for l in 0..4 {
-                    let got = [0, 1, 2, 3].map(|c| o[c][4 * q + l]);
-                    assert!(
-                        got.iter().zip(w[l]).all(|(&g, w)| same(g, w)),
-                        "{level:?} gather quad {q} lane {l}: {got:?} != reference {:x?} (dref {:?})",
-                        w[l],
-                        per_quad(q),
-                    );
-                }
-            }
+            assert_planes_are(&o, &want_gather, |q| {
+                format!("{level:?} gather quad {q} (dref {:?})", per_quad(q))
+            });
         }
     }
     // The plane went through the kernel, not only the quad-by-quad path.
@@ -1202,7 +1207,6 @@ fn planar_lod_plane_equals_per_quad_lod_operands_at_every_simd_level() {
             dref: &[],
             lod: &lod,
         };
-        let same = |x: f32, w: u32| x.to_bits() == w || (x.is_nan() && f32::from_bits(w).is_nan());
         for level in levels() {
             let mut unit = QuadSampler::new(&case.view, &case.smp, &case.profile);
             unit.set_simd_level(level);
@@ -1211,21 +1215,16 @@ fn planar_lod_plane_equals_per_quad_lod_operands_at_every_simd_level() {
             assert_eq!(unit.sample_planar(&case.args, &coords, &mut out), n);
             kernel += unit.planar_kernel_quads();
             quads += n;
-            for (q, w) in want.iter().enumerate() {
-                for l in 0..4 {
-                    let got = [0, 1, 2, 3].map(|c| o[c][4 * q + l]);
-                    assert!(
-                        got.iter().zip(w[l]).all(|(&g, w)| same(g, w)),
-                        "{level:?} quad {q} lane {l}: {got:?} != reference {:x?} ({} {:?})\n{:?}\n{:?}\n{:?}",
-                        w[l],
-                        if bias { "bias" } else { "level" },
-                        per_quad(q),
-                        case.view,
-                        case.smp,
-                        case.profile,
-                    );
-                }
-            }
+            assert_planes_are(&o, &want, |q| {
+                format!(
+                    "{level:?} quad {q} ({} {:?})\n{:?}\n{:?}\n{:?}",
+                    if bias { "bias" } else { "level" },
+                    per_quad(q),
+                    case.view,
+                    case.smp,
+                    case.profile
+                )
+            });
         }
     }
     // The plane went through the kernel, not only the quad-by-quad path.
