@@ -40,6 +40,7 @@ use quadtex_raster::{
     BlendMode, ColorFormat, CullMode, DrawCall, DrawState, FragmentShader, Frame, Mesh, QuadBatch,
     QuadCtx, Rendered, Renderer, TextureBinding, MAX_BATCH_QUADS,
 };
+use quadtex_sampler::cpu::SimdLevel;
 use quadtex_sampler::{
     AddressMode, CompareOp, Filter, GatherArgs, MipmapMode, PlanarOut, Profile, QuadCoords,
     SampleArgs, SamplerHeader,
@@ -481,12 +482,24 @@ impl FragmentShader for Shader {
             }
             Lookup::Flat => {
                 let n = 4 * batch.len();
-                quadtex_raster::simd::run(Fract {
-                    s: coords.s,
-                    t: coords.t,
-                    out,
-                    n,
-                });
+                // At AVX2 and above (SSE4.1's `roundps` included)
+                // `f32::floor` is one instruction for a whole register;
+                // below, [`floor`]'s float operations.
+                if quadtex_sampler::cpu::simd_level() >= SimdLevel::Avx2 {
+                    quadtex_raster::simd::run(Fract::<true> {
+                        s: coords.s,
+                        t: coords.t,
+                        out,
+                        n,
+                    });
+                } else {
+                    quadtex_raster::simd::run(Fract::<false> {
+                        s: coords.s,
+                        t: coords.t,
+                        out,
+                        n,
+                    });
+                }
             }
             Lookup::Shadow => {
                 let mut dref = [0.0f32; 4 * MAX_BATCH_QUADS];
@@ -509,19 +522,22 @@ impl FragmentShader for Shader {
 }
 
 /// The flat workload's planar loop, `vec4(fract(uv), 0, 1)` over `n`
-/// lanes, compiled for the machine's SIMD level.
-struct Fract<'a, 'o> {
+/// lanes, compiled for the machine's SIMD level: `x - floor(x)` with
+/// `f32::floor` (`ROUND`, for levels with a rounding instruction) or
+/// [`floor`] (the same bits).
+struct Fract<'a, 'o, const ROUND: bool> {
     s: &'a [f32],
     t: &'a [f32],
     out: &'a mut PlanarOut<'o>,
     n: usize,
 }
 
-impl quadtex_raster::simd::Wide for Fract<'_, '_> {
+impl<const ROUND: bool> quadtex_raster::simd::Wide for Fract<'_, '_, ROUND> {
     type Out = ();
     #[inline(always)]
     fn run(self) {
         let n = self.n;
+        let floor = |x: f32| if ROUND { x.floor() } else { floor(x) };
         for (o, &u) in self.out.r[..n].iter_mut().zip(self.s) {
             *o = u - floor(u);
         }

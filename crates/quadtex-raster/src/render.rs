@@ -641,9 +641,15 @@ fn render_tile(
         let edge_at = |x: u32, y: u32| {
             [0, 1, 2].map(|e| tri.a[e] * (x as i64 * SUB) + tri.b[e] * (y as i64 * SUB) + tri.c[e])
         };
+        // Each edge's change from one block to the next on a row (edge
+        // values are integers: stepping gives `edge_at`'s exact values).
+        let block_step = [0, 1, 2].map(|e| tri.a[e] * (BLOCK as i64 * SUB));
+        let bx0 = x0 & !(BLOCK - 1);
         for by in (y0 & !(BLOCK - 1)..y1).step_by(BLOCK as usize) {
-            for bx in (x0 & !(BLOCK - 1)..x1).step_by(BLOCK as usize) {
-                let eb = edge_at(bx, by);
+            let mut next = edge_at(bx0, by);
+            for bx in (bx0..x1).step_by(BLOCK as usize) {
+                let eb = next;
+                next = [0, 1, 2].map(|e| eb[e] + block_step[e]);
                 if (0..3).any(|e| eb[e] + block_hi[e] + step_max[e] < 0) {
                     continue;
                 }

@@ -252,20 +252,24 @@ impl QuadBatch {
     #[inline(always)]
     fn interpolate_lanes(&mut self, origin: [f32; 2], inv_w: &Plane, attrs: &[Plane]) {
         let n = 4 * self.origin.len();
-        // Pixel positions are below 2^24, exact through `i32` (which
-        // converts in SIMD registers, where `u32` does not).
+        // Pixel positions are below 2^15 (`MAX_TARGET_EXTENT`), exact
+        // through `i32` (which converts in SIMD registers, where `u32`
+        // does not), and so are the lanes' centres `x + 0.5` and `x + 1.5`: the offsets are each
+        // rounded once, by the subtraction, as `(x + l) + 0.5 - origin`.
+        // The four lanes of a quad are one operation on a 4-lane register
+        // (the pattern below), not four conversions.
+        const CX: [f32; 4] = [0.5, 1.5, 0.5, 1.5];
+        const CY: [f32; 4] = [0.5, 0.5, 1.5, 1.5];
         for ((&(x, y), dx), dy) in self
             .origin
             .iter()
             .zip(self.dx.chunks_exact_mut(4))
             .zip(self.dy.chunks_exact_mut(4))
         {
-            let (x, y) = (x as i32, y as i32);
-            let xs = [x, x + 1, x, x + 1];
-            let ys = [y, y, y + 1, y + 1];
+            let (x, y) = (x as i32 as f32, y as i32 as f32);
             for l in 0..4 {
-                dx[l] = xs[l] as f32 + 0.5 - origin[0];
-                dy[l] = ys[l] as f32 + 0.5 - origin[1];
+                dx[l] = (x + CX[l]) - origin[0];
+                dy[l] = (y + CY[l]) - origin[1];
             }
         }
         let (dx, dy) = (&self.dx[..n], &self.dy[..n]);
@@ -751,6 +755,16 @@ mod tests {
             }
             let mut want = base.clone();
             want.interpolate_at(SimdLevel::Portable, origin, &inv_w, &attrs);
+            // Each lane's offset is its pixel centre less the origin,
+            // rounded once.
+            for (i, &(x, y)) in want.origins().iter().enumerate() {
+                for l in 0..4 {
+                    let cx = (x + (l as u32 & 1)) as f32 + 0.5;
+                    let cy = (y + (l as u32 >> 1)) as f32 + 0.5;
+                    assert_eq!(want.dx[4 * i + l].to_bits(), (cx - origin[0]).to_bits());
+                    assert_eq!(want.dy[4 * i + l].to_bits(), (cy - origin[1]).to_bits());
+                }
+            }
             for &level in &levels {
                 let mut got = base.clone();
                 got.interpolate_at(level, origin, &inv_w, &attrs);

@@ -315,13 +315,16 @@ pub(crate) fn encode_unorm8_at(level: SimdLevel, planes: [&[f32]; 4], out: &mut 
                 // The four channels of a lane in one pass (each plane's
                 // lanes vectorized side by side, no word read back).
                 let mut halfway = 0u32;
+                // (`if a > b { a } else { b }` is one `maxps`: the
+                // distances are never NaN.)
+                let max = |a: f32, b: f32| if a > b { a } else { b };
                 for ((((w, &r), &g), &b), &a) in words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a) {
-                    let (cr, hr) = unorm8_rounded(r);
-                    let (cg, hg) = unorm8_rounded(g);
-                    let (cb, hb) = unorm8_rounded(b);
-                    let (ca, ha) = unorm8_rounded(a);
+                    let (cr, dr) = unorm8_rounded(r);
+                    let (cg, dg) = unorm8_rounded(g);
+                    let (cb, db) = unorm8_rounded(b);
+                    let (ca, da) = unorm8_rounded(a);
                     *w = cr | cg << 8 | cb << 16 | ca << 24;
-                    halfway |= u32::from(hr | hg | hb | ha);
+                    halfway |= u32::from(max(max(dr, dg), max(db, da)) == 0.5);
                 }
                 if halfway != 0 {
                     // Some lane's f32 product fell halfway (filtered
@@ -377,7 +380,10 @@ fn unorm8(v: f32) -> u8 {
 #[inline(always)]
 fn unorm8_lane(v: f32) -> u32 {
     const TWO_23: f32 = 8_388_608.0;
-    let v = if v > 0.0 { v.min(1.0) } else { 0.0 };
+    // Two selects, each one `maxps` / `minps` (NaN and -0 to +0 by the
+    // first, as `f32_to_unorm`'s clamp).
+    let v = if v > 0.0 { v } else { 0.0 };
+    let v = if v < 1.0 { v } else { 1.0 };
     let a = v * 256.0;
     let s = a - v;
     let e = -v - (s - a);
@@ -390,18 +396,23 @@ fn unorm8_lane(v: f32) -> u32 {
     code + up - down
 }
 
-/// [`unorm8_lane`]'s first steps only, with a flag for the lanes they
+/// [`unorm8_lane`]'s first steps only, with what tells the lanes they
 /// cannot decide: the code of the f32 product `s` rounded to the nearest
-/// whole number, and whether `s` lay halfway between two (then the exact
-/// product may lie on either side, and the caller asks [`unorm8_lane`]).
+/// whole number, and the distance of `s` from it (at most 1/2, never NaN;
+/// exactly 1/2 where `s` lay halfway between two whole numbers, and then
+/// the exact product may lie on either side, and the caller asks
+/// [`unorm8_lane`]).
 #[inline(always)]
-fn unorm8_rounded(v: f32) -> (u32, bool) {
+fn unorm8_rounded(v: f32) -> (u32, f32) {
     const TWO_23: f32 = 8_388_608.0;
-    let v = if v > 0.0 { v.min(1.0) } else { 0.0 };
+    // Two selects, each one `maxps` / `minps` (NaN and -0 to +0 by the
+    // first, as `f32_to_unorm`'s clamp).
+    let v = if v > 0.0 { v } else { 0.0 };
+    let v = if v < 1.0 { v } else { 1.0 };
     let s = v * 255.0;
     let big = s + TWO_23;
     let code = big.to_bits().wrapping_sub(TWO_23.to_bits());
-    (code, (s - (big - TWO_23)).abs() == 0.5)
+    (code, (s - (big - TWO_23)).abs())
 }
 
 /// [`ColorFormat::mean_row`]'s sums: each pixel's `samples` samples of
@@ -1304,8 +1315,9 @@ mod tests {
         for &v in &values {
             assert_eq!(u32::from(unorm8(v)), f32_to_unorm(v, 8), "{v}");
             assert_eq!(unorm8_lane(v), f32_to_unorm(v, 8), "{v}");
-            let (code, halfway) = unorm8_rounded(v);
-            if !halfway {
+            let (code, dist) = unorm8_rounded(v);
+            assert!((0.0..=0.5).contains(&dist), "{v}: {dist}");
+            if dist != 0.5 {
                 assert_eq!(code, f32_to_unorm(v, 8), "{v}");
             }
         }
@@ -1325,8 +1337,15 @@ mod tests {
             let exact = f64::from(v) * 255.0;
             let want = exact.round_ties_even() as u32;
             assert_eq!(unorm8_lane(v), want, "{v:e} ({:#x})", v.to_bits());
-            let (code, halfway) = unorm8_rounded(v);
-            assert!(halfway || code == want, "{v:e}");
+            let (code, dist) = unorm8_rounded(v);
+            assert!((0.0..=0.5).contains(&dist), "{v:e}: {dist}");
+            assert!(dist == 0.5 || code == want, "{v:e}");
+            // The flag is exactly the f32 product's landing halfway.
+            assert_eq!(
+                dist == 0.5,
+                (v.clamp(0.0, 1.0) * 255.0).fract() == 0.5,
+                "{v:e}"
+            );
             assert_eq!(u32::from(unorm8(v)), want, "{v:e}");
         };
         for k in 0..255u32 {
