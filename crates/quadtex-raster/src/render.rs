@@ -12,12 +12,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use glam::Vec3;
-use quadtex_sampler::{PlanarOut, Profile};
+use quadtex_sampler::{CompareOp, PlanarOut, Profile};
 use rayon::prelude::*;
 
 use crate::error::{Error, Result, MAX_TARGET_EXTENT};
 use crate::mesh::Mesh;
-use crate::pipeline::{sample_positions, BlendMode, DrawCall, Frame};
+use crate::pipeline::{sample_positions, BlendMode, DepthFormat, DrawCall, Frame};
 use crate::setup::{setup_draw, Tri, SUB};
 use crate::shader::{QuadBatch, QuadCtx, MAX_BATCH_QUADS};
 use crate::stats::Stats;
@@ -684,46 +684,53 @@ fn render_tile(
                             if (0..3).any(|e| e0[e] + step_max[e] < 0) {
                                 continue;
                             }
-                            // Coverage and depth per lane and sample.
+                            // Coverage per lane and sample: every position
+                            // of a quad inside the tile whose edges stay
+                            // non-negative at their least step, else
+                            // position by position.
                             let mut smask = [0u8; 4];
                             let inside_tile = qx + 1 < tx1 && qy + 1 < ty1;
-                            if test.is_none()
-                                && inside_tile
-                                && (0..3).all(|e| e0[e] + step_min[e] >= 0)
-                            {
+                            if inside_tile && (0..3).all(|e| e0[e] + step_min[e] >= 0) {
                                 smask = [full_mask; 4];
                             } else {
-                                for lane in 0..4 {
+                                for (lane, m) in smask.iter_mut().enumerate() {
                                     let lx = qx + (lane as u32 & 1);
                                     let ly = qy + (lane as u32 >> 1);
                                     if lx >= tx1 || ly >= ty1 {
                                         continue;
                                     }
-                                    let base = tile.at(lx, ly, ns);
-                                    for (s, &(ox, oy)) in offsets.iter().enumerate() {
+                                    for s in 0..ns {
                                         let k = lane * ns + s;
                                         if (e0[0] + step[0][k])
                                             | (e0[1] + step[1][k])
                                             | (e0[2] + step[2][k])
-                                            < 0
+                                            >= 0
                                         {
-                                            continue;
+                                            *m |= 1 << s;
                                         }
-                                        if let Some(op) = test {
-                                            let px = lx as i64 * SUB + ox;
-                                            let py = ly as i64 * SUB + oy;
-                                            let z = frame.depth_format.quantize(tri.z.at(
-                                                px as f32 / SUB as f32 - tri.origin[0],
-                                                py as f32 / SUB as f32 - tri.origin[1],
-                                            ));
-                                            if !op.test(z, tile.depth[base + s]) {
-                                                continue;
-                                            }
-                                            zs[lane][s] = z;
-                                        }
-                                        smask[lane] |= 1 << s;
                                     }
                                 }
+                            }
+                            // Then the depth test of the covered samples.
+                            if let Some(op) = test {
+                                let quad = DepthQuad {
+                                    tri,
+                                    depth: &*tile.depth,
+                                    bases: [0, 1, 2, 3].map(|lane| {
+                                        let lx = qx + (lane & 1);
+                                        let ly = qy + (lane >> 1);
+                                        // (Lanes outside the tile have
+                                        // no coverage bits.)
+                                        if lx < tx1 && ly < ty1 {
+                                            tile.at(lx, ly, ns)
+                                        } else {
+                                            0
+                                        }
+                                    }),
+                                    origin: (qx, qy),
+                                    offsets,
+                                };
+                                depth_test(op, frame.depth_format, &quad, &mut smask, &mut zs);
                             }
                             smask
                         };
@@ -759,6 +766,86 @@ fn render_tile(
 /// The number of lanes set in each 4-bit lane mask (a table: baseline
 /// x86-64 has no population-count instruction).
 const LANES_SET: [u8; 16] = [0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4];
+
+/// One quad's samples for [`depth_test`]: the triangle, the tile's depth
+/// samples, each lane's first sample index in them, the quad's origin
+/// pixel and the sample offsets (in `1 / SUB` pixels).
+struct DepthQuad<'a> {
+    tri: &'a Tri,
+    depth: &'a [f32],
+    bases: [usize; 4],
+    origin: (u32, u32),
+    offsets: &'a [(i64, i64)],
+}
+
+/// The depth test of a quad's covered samples (`smask`): each one's
+/// fragment depth (the triangle's depth plane at the sample, clamped and
+/// rounded to `format`, into `zs`) against the stored depth under `op`;
+/// the samples that fail leave `smask`. The comparison and the format are
+/// chosen once for the quad, not per sample.
+fn depth_test(
+    op: CompareOp,
+    format: DepthFormat,
+    q: &DepthQuad<'_>,
+    smask: &mut [u8; 4],
+    zs: &mut [[f32; MAX_SAMPLES]; 4],
+) {
+    macro_rules! with_format {
+        ($op:expr) => {
+            match format {
+                DepthFormat::D32Float => depth_test_as($op, DepthFormat::D32Float, q, smask, zs),
+                DepthFormat::D24Unorm => depth_test_as($op, DepthFormat::D24Unorm, q, smask, zs),
+            }
+        };
+    }
+    match op {
+        CompareOp::Never => with_format!(CompareOp::Never),
+        CompareOp::Less => with_format!(CompareOp::Less),
+        CompareOp::Equal => with_format!(CompareOp::Equal),
+        CompareOp::LessOrEqual => with_format!(CompareOp::LessOrEqual),
+        CompareOp::Greater => with_format!(CompareOp::Greater),
+        CompareOp::NotEqual => with_format!(CompareOp::NotEqual),
+        CompareOp::GreaterOrEqual => with_format!(CompareOp::GreaterOrEqual),
+        CompareOp::Always => with_format!(CompareOp::Always),
+    }
+}
+
+/// [`depth_test`] for one comparison and format (inlined where both are
+/// constants).
+#[inline(always)]
+fn depth_test_as(
+    op: CompareOp,
+    format: DepthFormat,
+    q: &DepthQuad<'_>,
+    smask: &mut [u8; 4],
+    zs: &mut [[f32; MAX_SAMPLES]; 4],
+) {
+    let (qx, qy) = q.origin;
+    for (lane, m) in smask.iter_mut().enumerate() {
+        if *m == 0 {
+            continue;
+        }
+        let lx = qx + (lane as u32 & 1);
+        let ly = qy + (lane as u32 >> 1);
+        let stored = q.depth.get(q.bases[lane]..).unwrap_or_default();
+        for (s, &(ox, oy)) in q.offsets.iter().enumerate() {
+            if *m & (1 << s) == 0 {
+                continue;
+            }
+            let px = lx as i64 * SUB + ox;
+            let py = ly as i64 * SUB + oy;
+            let z = format.quantize(q.tri.z.at(
+                px as f32 / SUB as f32 - q.tri.origin[0],
+                py as f32 / SUB as f32 - q.tri.origin[1],
+            ));
+            if stored.get(s).is_some_and(|&d| op.test(z, d)) {
+                zs[lane][s] = z;
+            } else {
+                *m &= !(1 << s);
+            }
+        }
+    }
+}
 
 /// Side in pixels of the blocks a triangle's coverage is classified by
 /// (a power of two dividing [`TILE`]): 4 x 4 quads.
@@ -824,6 +911,18 @@ fn flush(
         }
         return;
     }
+    if replace && frame.color {
+        // Several samples a pixel, or depth writes: each covered sample
+        // gets its lane's encoded bytes.
+        let (origins, enc) = (batch.origins(), &enc[..n * bpp]);
+        let w = (origins, smasks, depths, enc, ns, write_depth);
+        match bpp {
+            4 => write_samples_replaced::<4>(tile, w),
+            8 => write_samples_replaced::<8>(tile, w),
+            _ => write_samples_replaced::<16>(tile, w),
+        }
+        return;
+    }
     for (i, smask) in smasks.iter().enumerate() {
         let (x, y) = batch.origin(i);
         for (lane, &m) in smask.iter().enumerate() {
@@ -849,6 +948,57 @@ fn flush(
                     tile.depth[base + s] = z;
                 }
                 write_sample(tile.color, (base + s) * bpp, format, blend, colour, src);
+            }
+        }
+    }
+}
+
+/// What [`write_samples_replaced`] writes: the batch's quad origins,
+/// sample masks, the covered samples' depths (one entry a quad where the
+/// draw writes depth), the encoded lanes, samples a pixel and whether
+/// depth is written.
+type SampleWrites<'a> = (
+    &'a [(u32, u32)],
+    &'a [[u8; 4]],
+    &'a [[[f32; MAX_SAMPLES]; 4]],
+    &'a [u8],
+    usize,
+    bool,
+);
+
+/// The writes of a batch under [`BlendMode::Replace`] with several
+/// samples a pixel or depth writes: every covered sample of a lane (its
+/// bit in the quad's mask) takes the lane's `BPP` encoded bytes and, where
+/// the draw writes depth, its own depth; the others keep theirs. A lane's
+/// samples are adjacent, so each lane is one slice of the band.
+fn write_samples_replaced<const BPP: usize>(tile: &mut TileBuf<'_>, w: SampleWrites<'_>) {
+    let (origins, smasks, depths, enc, ns, write_depth) = w;
+    for (i, (smask, &(x, y))) in smasks.iter().zip(origins).enumerate() {
+        for (lane, &m) in smask.iter().enumerate() {
+            if m == 0 {
+                continue;
+            }
+            let j = 4 * i + lane;
+            let base = tile.at(x + (lane as u32 & 1), y + (lane as u32 >> 1), ns);
+            let (Some(src), Some(dst)) = (
+                enc.get(j * BPP..(j + 1) * BPP),
+                tile.color.get_mut(base * BPP..(base + ns) * BPP),
+            ) else {
+                continue;
+            };
+            for (s, d) in dst.chunks_exact_mut(BPP).enumerate() {
+                if m & (1 << s) != 0 {
+                    copy_fixed::<BPP>(d, src);
+                }
+            }
+            if write_depth {
+                if let (Some(zs), Some(dd)) = (depths.get(i), tile.depth.get_mut(base..base + ns)) {
+                    for (s, (d, &z)) in dd.iter_mut().zip(&zs[lane]).enumerate() {
+                        if m & (1 << s) != 0 {
+                            *d = z;
+                        }
+                    }
+                }
             }
         }
     }

@@ -702,13 +702,13 @@ impl ColorTarget {
 /// monotonic in the value, so for each code `k` in 1..=255 the smallest
 /// f32 that encodes to `k` or more is found once (by bisection on the
 /// bits of `0.0..=1.0`, asking `encode` itself), and a value's code is the
-/// number of those thresholds at or below it. NaN takes `encode`'s answer
-/// for NaN.
+/// number of those thresholds at or below it. Alpha is linear: the exact
+/// UNORM8 encode of the colour target's own loops. NaN takes `encode`'s
+/// answer for NaN.
 #[derive(Clone, Debug)]
 pub struct Srgb8Encoder {
-    /// Per byte of the texel (R, G, B: sRGB; A: linear), the 255
-    /// thresholds.
-    thresholds: [Vec<f32>; 2],
+    /// The 255 thresholds of the colour channels (R, G, B: sRGB).
+    thresholds: Vec<f32>,
     /// The colour channels' codes by bucket: the positive f32s from
     /// [`BUCKET_LOW`] up to 1.0 in buckets of 2^15 consecutive bit
     /// patterns (8 bits of mantissa). `base[i]` is the code at bucket
@@ -739,31 +739,29 @@ impl Srgb8Encoder {
             )?;
             Ok(out)
         };
-        let mut thresholds = [Vec::with_capacity(255), Vec::with_capacity(255)];
-        for (t, byte) in thresholds.iter_mut().zip([0usize, 3]) {
-            for k in 1..=255u8 {
-                // Smallest bits in [0, 1.0] with code >= k; positive f32s
-                // order like their bits.
-                let (mut lo, mut hi) = (0u32, 1.0f32.to_bits());
-                while lo < hi {
-                    let mid = lo + (hi - lo) / 2;
-                    if code(f32::from_bits(mid))?[byte] >= k {
-                        hi = mid;
-                    } else {
-                        lo = mid + 1;
-                    }
+        let mut thresholds = Vec::with_capacity(255);
+        for k in 1..=255u8 {
+            // Smallest bits in [0, 1.0] with code >= k; positive f32s
+            // order like their bits.
+            let (mut lo, mut hi) = (0u32, 1.0f32.to_bits());
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if code(f32::from_bits(mid))?[0] >= k {
+                    hi = mid;
+                } else {
+                    lo = mid + 1;
                 }
-                t.push(f32::from_bits(lo));
             }
+            thresholds.push(f32::from_bits(lo));
         }
         // The buckets: each threshold in its own bucket, or no buckets.
         let buckets = ((1.0f32.to_bits() - BUCKET_LOW) >> 15) as usize;
         let mut base = vec![0u8; buckets];
         let mut step = vec![f32::INFINITY; buckets];
-        let mut fits = thresholds[0][0].to_bits() >= BUCKET_LOW;
+        let mut fits = thresholds[0].to_bits() >= BUCKET_LOW;
         // The thresholds are sorted: one pass over buckets and
         // thresholds together.
-        let t0 = &thresholds[0];
+        let t0 = &thresholds;
         let mut k = 0usize;
         for (i, (b, s)) in base.iter_mut().zip(step.iter_mut()).enumerate() {
             let first = f32::from_bits(BUCKET_LOW + ((i as u32) << 15));
@@ -797,7 +795,10 @@ impl Srgb8Encoder {
             if x.is_nan() {
                 return self.nan[c];
             }
-            if c < 3 && !self.base.is_empty() {
+            if c == 3 {
+                return unorm8_lane(x) as u8;
+            }
+            if !self.base.is_empty() {
                 // Positive values below the first bucket and everything
                 // not above zero encode to 0; 1.0 and above to 255.
                 if x >= 1.0 {
@@ -813,7 +814,7 @@ impl Srgb8Encoder {
             // The number of thresholds at or below the value: a binary
             // search of fixed steps over the 255 (2^8 - 1) sorted
             // thresholds, without branches to mispredict.
-            let t = &self.thresholds[usize::from(c == 3)];
+            let t = &self.thresholds;
             let mut i = 0usize;
             for step in [128, 64, 32, 16, 8, 4, 2, 1] {
                 if t.get(i + step - 1).is_some_and(|&t| t <= x) {
@@ -1190,14 +1191,15 @@ mod tests {
             let first = BUCKET_LOW + (i << 15);
             values.extend([f32::from_bits(first), f32::from_bits(first - 1)]);
         }
-        for t in &enc.thresholds {
-            for &x in t {
-                values.extend([
-                    f32::from_bits(x.to_bits() - 1),
-                    x,
-                    f32::from_bits(x.to_bits() + 1),
-                ]);
-            }
+        // Around each colour threshold, and around each linear code's
+        // halfway point `(k + 0.5) / 255` (alpha's boundaries).
+        let alpha = (0..255).map(|k| ((f64::from(k) + 0.5) / 255.0) as f32);
+        for x in enc.thresholds.iter().copied().chain(alpha) {
+            values.extend([
+                f32::from_bits(x.to_bits() - 1),
+                x,
+                f32::from_bits(x.to_bits() + 1),
+            ]);
         }
         for v in values {
             let q = [v, v * 0.5, v * 0.25, v];

@@ -293,6 +293,13 @@ fn d24_depth_is_quantized_to_24_bits() {
     );
 }
 
+/// Every compare op, in both depth formats, single-sampled and 4x: a
+/// full-screen surface at 0.5, then one at `z` over the whole target and
+/// one over its left part only (its edge at x = 10.5 splits column 10's
+/// samples: 0 and 2 left of it), each sample checked: colour and depth
+/// are the later surface's exactly where it covers the sample and
+/// `op(q(z), q(0.5))` holds, `q` the format's rounding, and the earlier
+/// surface's elsewhere.
 #[test]
 fn every_depth_compare_op_passes_as_its_test_says() {
     let ops = [
@@ -305,33 +312,61 @@ fn every_depth_compare_op_passes_as_its_test_says() {
         CompareOp::GreaterOrEqual,
         CompareOp::Always,
     ];
-    for op in ops {
-        for z in [0.25f32, 0.5, 0.75] {
-            let mut frame = Frame::new(4, 4);
-            frame.draw(draw(
-                screen_mesh(4, 4, &rect(0.0, 0.0, 4.0, 4.0), 0.5),
-                solid([1.0; 4]),
-                DrawState::default(),
-            ));
-            frame.draw(draw(
-                screen_mesh(4, 4, &rect(0.0, 0.0, 4.0, 4.0), z),
-                solid([2.0; 4]),
-                DrawState {
-                    depth_test: Some(op),
-                    ..DrawState::default()
-                },
-            ));
-            let out = Renderer::new(1).unwrap().render(&frame).unwrap();
-            let pass = op.test(z, 0.5);
-            assert_eq!(
-                out.color.pixel(2, 2).unwrap()[0],
-                if pass { 2.0 } else { 1.0 },
-                "{op:?} {z}"
-            );
-            assert_eq!(
-                out.depth.sample(2, 2, 0).unwrap(),
-                if pass { z } else { 0.5 }
-            );
+    let (w, h) = (16u32, 8u32);
+    let full = rect(0.0, 0.0, w as f32, h as f32);
+    let left = [[(10.5, -16.0), (10.5, 40.0), (-30.0, 12.0)]];
+    for format in [DepthFormat::D32Float, DepthFormat::D24Unorm] {
+        for samples in [1u32, 4] {
+            for (partial, tris) in [(false, &full[..]), (true, &left[..])] {
+                for op in ops {
+                    for z in [0.25f32, 0.5, 0.75] {
+                        let mut frame = Frame::new(w, h).with_samples(samples);
+                        frame.depth_format = format;
+                        frame.draw(draw(
+                            screen_mesh(w, h, &full, 0.5),
+                            solid([1.0; 4]),
+                            DrawState::default(),
+                        ));
+                        frame.draw(draw(
+                            screen_mesh(w, h, tris, z),
+                            solid([2.0; 4]),
+                            DrawState {
+                                depth_test: Some(op),
+                                ..DrawState::default()
+                            },
+                        ));
+                        let out = Renderer::new(1).unwrap().render(&frame).unwrap();
+                        let (zq, old) = (format.quantize(z), format.quantize(0.5));
+                        let pass = op.test(zq, old);
+                        for y in 0..h {
+                            for x in 0..w {
+                                for s in 0..samples {
+                                    // 4x positions x = 0.375, 0.875, 0.125,
+                                    // 0.625; one sample at the centre.
+                                    let sx = if samples == 1 {
+                                        0.5
+                                    } else {
+                                        [0.375, 0.875, 0.125, 0.625][s as usize]
+                                    };
+                                    let covered = !partial || (x as f32 + sx) < 10.5;
+                                    let new = covered && pass;
+                                    let at = format!("{format:?} {samples}x {op:?} {z} ({x}, {y}) s{s} partial {partial}");
+                                    assert_eq!(
+                                        out.color.sample(x, y, s).unwrap()[0],
+                                        if new { 2.0 } else { 1.0 },
+                                        "{at}"
+                                    );
+                                    assert_eq!(
+                                        out.depth.sample(x, y, s).unwrap().to_bits(),
+                                        if new { zq } else { old }.to_bits(),
+                                        "{at}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
 }
