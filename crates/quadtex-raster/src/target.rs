@@ -265,12 +265,8 @@ impl ColorFormat {
                 let Some(enc) = srgb8_encoder() else {
                     return;
                 };
-                let bgra = self.bgra();
-                for (i, o) in out.chunks_exact_mut(4).enumerate() {
-                    let c = enc.encode([r[i], g[i], b[i], a[i]]);
-                    let c = if bgra { [c[2], c[1], c[0], c[3]] } else { c };
-                    o.copy_from_slice(&c);
-                }
+                let (r, b) = if self.bgra() { (b, r) } else { (r, b) };
+                encode_srgb8_at(simd_level(), enc, [r, g, b, a], out);
             }
             _ => {
                 for (i, o) in out.chunks_exact_mut(bpp).enumerate() {
@@ -717,6 +713,13 @@ pub struct Srgb8Encoder {
     /// two thresholds (then the binary search answers).
     base: Vec<u8>,
     step: Vec<f32>,
+    /// The same buckets in one word each, for loops that read them lane by
+    /// lane: `base << 16` plus the low 15 bits of the bucket's threshold
+    /// (its other bits are the bucket's own), or plus `0x8000`, above
+    /// every 15-bit value, where the bucket has none. `None` where `base`
+    /// is empty. A fixed-size array, so that an index clamped to its
+    /// length needs no bounds check in the vectorized loop.
+    packed: Option<Box<[u32; BUCKETS]>>,
     /// `encode`'s bytes for NaN in every channel.
     nan: [u8; 4],
 }
@@ -725,6 +728,10 @@ pub struct Srgb8Encoder {
 /// below it encodes to sRGB code 0 (the first threshold is about
 /// 1.52e-4, checked when the tables are built).
 const BUCKET_LOW: u32 = (127 - 13) << 23;
+
+/// The number of buckets: the f32s from [`BUCKET_LOW`] up to 1.0, 2^15
+/// bit patterns each.
+const BUCKETS: usize = ((0x3f80_0000 - BUCKET_LOW) >> 15) as usize;
 
 impl Srgb8Encoder {
     /// Builds the tables (about 16,000 calls of `encode`).
@@ -755,7 +762,7 @@ impl Srgb8Encoder {
             thresholds.push(f32::from_bits(lo));
         }
         // The buckets: each threshold in its own bucket, or no buckets.
-        let buckets = ((1.0f32.to_bits() - BUCKET_LOW) >> 15) as usize;
+        let buckets = BUCKETS;
         let mut base = vec![0u8; buckets];
         let mut step = vec![f32::INFINITY; buckets];
         let mut fits = thresholds[0].to_bits() >= BUCKET_LOW;
@@ -779,10 +786,23 @@ impl Srgb8Encoder {
         if !fits {
             (base, step) = (Vec::new(), Vec::new());
         }
+        let packed = (base.len() == BUCKETS).then(|| {
+            let mut packed = Box::new([0u32; BUCKETS]);
+            for (p, (&b, &t)) in packed.iter_mut().zip(base.iter().zip(&step)) {
+                let low = if t.is_finite() {
+                    t.to_bits() & 0x7fff
+                } else {
+                    0x8000
+                };
+                *p = u32::from(b) << 16 | low;
+            }
+            packed
+        });
         Ok(Srgb8Encoder {
             thresholds,
             base,
             step,
+            packed,
             nan: code(f32::NAN)?,
         })
     }
@@ -824,6 +844,111 @@ impl Srgb8Encoder {
             i as u8
         })
     }
+}
+
+impl Srgb8Encoder {
+    /// The sRGB code of a colour channel's value that is not NaN, from
+    /// `packed` (the encoder's [`Self::packed`]) without branches: 0 for
+    /// values not above [`BUCKET_LOW`]'s (zero, negative, tiny), 255 from
+    /// 1.0 up, else the bucket's base code plus one where the value's low
+    /// 15 bits reach its threshold's (the same bucket: the other bits are
+    /// equal). What [`Self::encode`] gives for the value.
+    #[inline(always)]
+    fn colour_code(packed: &[u32; BUCKETS], x: f32) -> u32 {
+        let bits = x.to_bits();
+        let last = BUCKETS - 1;
+        // One unsigned compare: below `BUCKET_LOW` wraps to a huge value,
+        // and the negative values' bits are above 1.0's.
+        let inside = bits.wrapping_sub(BUCKET_LOW) < 1.0f32.to_bits() - BUCKET_LOW;
+        let i = ((bits.wrapping_sub(BUCKET_LOW) >> 15) as usize).min(last);
+        let e = packed[i];
+        let code = (e >> 16) + u32::from(bits & 0x7fff >= e & 0xffff);
+        let outside = if x >= 1.0 { 255 } else { 0 };
+        if inside {
+            code
+        } else {
+            outside
+        }
+    }
+}
+
+/// The `R8G8B8A8_SRGB` encode of the planes `[r, g, b, a]` (as long as
+/// each other) into `out` (four bytes a lane, in plane order), its loops
+/// compiled for `level` (the same bytes at every level, and
+/// [`Srgb8Encoder::encode`]'s): words of [`Srgb8Encoder::colour_code`]
+/// codes and the alpha's [`unorm8_rounded`] code 64 lanes at a time, the
+/// chunk again through [`Srgb8Encoder::encode`] where a lane is NaN or its
+/// alpha's f32 product fell halfway; [`Srgb8Encoder::encode`] lane by lane
+/// where the encoder has no buckets.
+pub(crate) fn encode_srgb8_at(
+    level: SimdLevel,
+    enc: &Srgb8Encoder,
+    planes: [&[f32]; 4],
+    out: &mut [u8],
+) {
+    struct Encode<'a> {
+        enc: &'a Srgb8Encoder,
+        planes: [&'a [f32]; 4],
+        out: &'a mut [u8],
+    }
+    impl Wide for Encode<'_> {
+        type Out = ();
+        #[inline(always)]
+        fn run(self) {
+            let enc = self.enc;
+            let Some(packed) = enc.packed.as_deref() else {
+                return;
+            };
+            let [r, g, b, a] = self.planes;
+            let n = r
+                .len()
+                .min(g.len())
+                .min(b.len())
+                .min(a.len())
+                .min(self.out.len() / 4);
+            let mut words = [0u32; 64];
+            for (k, out) in self.out[..4 * n].chunks_mut(4 * words.len()).enumerate() {
+                let at = 64 * k;
+                let m = out.len() / 4;
+                let (r, g, b, a) = (
+                    &r[at..at + m],
+                    &g[at..at + m],
+                    &b[at..at + m],
+                    &a[at..at + m],
+                );
+                let mut redo = 0u32;
+                for ((((w, &r), &g), &b), &a) in words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a) {
+                    let (ca, da) = unorm8_rounded(a);
+                    *w = Srgb8Encoder::colour_code(packed, r)
+                        | Srgb8Encoder::colour_code(packed, g) << 8
+                        | Srgb8Encoder::colour_code(packed, b) << 16
+                        | ca << 24;
+                    let nan = r.is_nan() | g.is_nan() | b.is_nan() | a.is_nan();
+                    redo |= u32::from(nan | (da == 0.5));
+                }
+                if redo != 0 {
+                    for ((((w, &r), &g), &b), &a) in
+                        words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a)
+                    {
+                        *w = u32::from_le_bytes(enc.encode([r, g, b, a]));
+                    }
+                }
+                for (o, w) in out.chunks_exact_mut(4).zip(&words[..m]) {
+                    o.copy_from_slice(&w.to_le_bytes());
+                }
+            }
+        }
+    }
+    if enc.packed.is_none() {
+        // No buckets: the encoder lane by lane.
+        let [r, g, b, a] = planes;
+        let lanes = r.iter().zip(g).zip(b).zip(a);
+        for (o, (((&r, &g), &b), &a)) in out.chunks_exact_mut(4).zip(lanes) {
+            o.copy_from_slice(&enc.encode([r, g, b, a]));
+        }
+        return;
+    }
+    crate::simd::run_at(level, Encode { enc, planes, out });
 }
 
 /// A depth target: depth per sample, already rounded to its format, laid
@@ -1408,6 +1533,61 @@ mod tests {
                     "{level:?} wrote past {len} lanes"
                 );
             }
+        }
+    }
+
+    /// The planar sRGB encode is [`Srgb8Encoder::encode`] lane by lane at
+    /// every SIMD level the machine has: on the edge values, the seeded
+    /// values and the f32s around every colour threshold and every bucket
+    /// boundary, at every length from 0 to 200 and at the full length,
+    /// writing nothing past its lanes.
+    #[test]
+    fn srgb8_encode_is_the_encoder_at_every_simd_level() {
+        let enc = Srgb8Encoder::new().unwrap();
+        let packed = enc.packed.as_deref().unwrap();
+        let mut values = colour_values();
+        for &t in &enc.thresholds {
+            let b = t.to_bits();
+            values.extend([b - 1, b, b + 1].map(f32::from_bits));
+        }
+        for i in (0..=BUCKETS as u32).step_by(7) {
+            let first = BUCKET_LOW + (i << 15);
+            values.extend([first - 1, first].map(f32::from_bits));
+        }
+        let n = values.len();
+        let planes: [Vec<f32>; 4] =
+            std::array::from_fn(|c| (0..n).map(|i| values[(i * 7 + c * 3) % n]).collect());
+        let mut want = vec![0u8; 4 * n];
+        for (i, w) in want.chunks_exact_mut(4).enumerate() {
+            w.copy_from_slice(&enc.encode([0, 1, 2, 3].map(|c| planes[c][i])));
+        }
+        let levels: Vec<SimdLevel> = SimdLevel::ALL
+            .into_iter()
+            .filter(|l| l.supported())
+            .collect();
+        for len in (0..=200).chain([n]) {
+            for &level in &levels {
+                let mut out = vec![0xa5u8; 4 * len + 4];
+                let p = [0, 1, 2, 3].map(|c| &planes[c][..len]);
+                encode_srgb8_at(level, &enc, p, &mut out);
+                if let Some(i) = (0..4 * len).find(|&i| out[i] != want[i]) {
+                    let v = planes[i % 4][i / 4];
+                    panic!(
+                        "{level:?} length {len}: byte {i} is {} for {} ({v:e})",
+                        out[i], want[i]
+                    );
+                }
+                assert_eq!(out[4 * len..], [0xa5; 4], "{level:?} past {len} lanes");
+            }
+        }
+        // Without NaN or a halfway alpha the chunk is not encoded again:
+        // the codes themselves are the encoder's.
+        for &x in values.iter().filter(|x| !x.is_nan()) {
+            assert_eq!(
+                Srgb8Encoder::colour_code(packed, x),
+                u32::from(enc.encode([x; 4])[0]),
+                "{x:e}"
+            );
         }
     }
 
