@@ -986,13 +986,20 @@ fn write_samples_replaced<const BPP: usize>(tile: &mut TileBuf<'_>, w: SampleWri
             ) else {
                 continue;
             };
+            // Every sample covered (the common case inside a surface):
+            // no mask tests.
+            let all = u32::from(m) == (1u32 << ns) - 1;
             for (s, d) in dst.chunks_exact_mut(BPP).enumerate() {
-                if m & (1 << s) != 0 {
+                if all || m & (1 << s) != 0 {
                     copy_fixed::<BPP>(d, src);
                 }
             }
             if write_depth {
                 if let (Some(zs), Some(dd)) = (depths.get(i), tile.depth.get_mut(base..base + ns)) {
+                    if all {
+                        dd.copy_from_slice(&zs[lane][..ns]);
+                        continue;
+                    }
                     for (s, (d, &z)) in dd.iter_mut().zip(&zs[lane]).enumerate() {
                         if m & (1 << s) != 0 {
                             *d = z;
