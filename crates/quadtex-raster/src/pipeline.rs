@@ -89,7 +89,18 @@ impl DepthFormat {
                 // values is the floor. No `round` library call (x86-64's
                 // baseline has no rounding instruction).
                 let code = (z as f64 * MAX + 0.5) as u32;
-                (f64::from(code) / MAX) as f32
+                // `code / MAX` rounded to f32 without the division: it is
+                // `code * 2^-24 * (1 + 2^-24 + 2^-48 + ...)`, and for a
+                // code of `k` bits the excess over the (exact)
+                // `code * 2^-24` is between 1/2 and 1 of that f32's unit
+                // in the last place, so the rounded quotient is the next
+                // f32 up (1.0 for the largest code); 0 for code 0. A test
+                // checks every code.
+                if code == 0 {
+                    0.0
+                } else {
+                    f32::from_bits((code as f32 * (1.0 / 16_777_216.0)).to_bits() + 1)
+                }
             }
         }
     }

@@ -820,6 +820,9 @@ fn depth_test_as(
     smask: &mut [u8; 4],
     zs: &mut [[f32; MAX_SAMPLES]; 4],
 ) {
+    if q.offsets.len() == 4 {
+        return depth_test_4(op, format, q, smask, zs);
+    }
     let (qx, qy) = q.origin;
     for (lane, m) in smask.iter_mut().enumerate() {
         if *m == 0 {
@@ -844,6 +847,50 @@ fn depth_test_as(
                 *m &= !(1 << s);
             }
         }
+    }
+}
+
+/// [`depth_test_as`] with four samples a pixel, without branches per
+/// sample: a covered lane's four depths (in `i32`, exact: positions are
+/// below 2^23 in `1 / SUB` pixels) and comparisons are computed whole and
+/// the failing ones masked off; `zs` takes all four (only the covered
+/// ones are read).
+#[inline(always)]
+fn depth_test_4(
+    op: CompareOp,
+    format: DepthFormat,
+    q: &DepthQuad<'_>,
+    smask: &mut [u8; 4],
+    zs: &mut [[f32; MAX_SAMPLES]; 4],
+) {
+    let (qx, qy) = q.origin;
+    let [o0, o1] = q.tri.origin;
+    let mut offs = [(0i32, 0i32); 4];
+    for (o, &(x, y)) in offs.iter_mut().zip(q.offsets) {
+        *o = (x as i32, y as i32);
+    }
+    let sub = SUB as i32;
+    for (lane, (m, z_out)) in smask.iter_mut().zip(zs.iter_mut()).enumerate() {
+        if *m == 0 {
+            continue;
+        }
+        let lx = (qx + (lane as u32 & 1)) as i32 * sub;
+        let ly = (qy + (lane as u32 >> 1)) as i32 * sub;
+        let base = q.bases[lane];
+        let Some(stored) = q.depth.get(base..base + 4) else {
+            *m = 0;
+            continue;
+        };
+        let mut pass = 0u8;
+        for (s, (&(ox, oy), z_out)) in offs.iter().zip(z_out.iter_mut()).enumerate() {
+            let z = format.quantize(q.tri.z.at(
+                (lx + ox) as f32 / SUB as f32 - o0,
+                (ly + oy) as f32 / SUB as f32 - o1,
+            ));
+            *z_out = z;
+            pass |= u8::from(op.test(z, stored[s])) << s;
+        }
+        *m &= pass;
     }
 }
 

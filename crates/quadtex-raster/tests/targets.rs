@@ -244,6 +244,13 @@ fn d24_depth_is_quantized_to_24_bits() {
             "{z:e}"
         );
     }
+    // Every code's value is its own quantization: `code / (2^24 - 1)`
+    // rounded once to f32.
+    for code in 0..1u32 << 24 {
+        let v = (f64::from(code) / max) as f32;
+        let q = DepthFormat::D24Unorm.quantize(v);
+        assert_eq!(q.to_bits(), v.to_bits(), "code {code}");
+    }
     let q = DepthFormat::D24Unorm.quantize(0.3);
     let code = (0.3f64 * 16777215.0).round();
     assert_eq!(q, (code / 16777215.0) as f32);
