@@ -617,6 +617,52 @@ fn run(u: &mut Unstructured<'_>, sampled: &mut bool) -> Result<()> {
         }
     }
 
+    // A per-lane LOD operand plane (`QuadCoords::lod`) under a bias or an
+    // explicit level: each quad as the reference with its own lanes'
+    // operands in place of the args' pattern.
+    let operand = match args.lod {
+        Lod::Bias(_) => Some((Lod::Bias as fn([f32; 4]) -> Lod, 4.0)),
+        Lod::Level(_) => Some((Lod::Level as fn([f32; 4]) -> Lod, 6.0)),
+        _ => None,
+    };
+    if let Some((operand, scale)) = operand {
+        let mut lod = Vec::with_capacity(ps.len());
+        for _ in 0..full.len() {
+            lod.extend(lanes4(u, 1.0)?.map(|v| v * scale));
+        }
+        let want: Vec<QuadResult> = full
+            .iter()
+            .enumerate()
+            .map(|(i, q)| {
+                let own = SampleArgs {
+                    lod: operand([0, 1, 2, 3].map(|l| lod[4 * i + l])),
+                    ..args
+                };
+                reference::sample(&view, &smp, &profile, &own, q)
+            })
+            .collect();
+        let coords = QuadCoords {
+            lod: &lod,
+            ..coords
+        };
+        for level in SimdLevel::ALL.into_iter().filter(|l| l.supported()) {
+            let mut planes = [(); 4].map(|_| vec![f32::NAN; ps.len()]);
+            let [r, g, b, a] = &mut planes;
+            s.set_simd_level(level);
+            s.sample_planar(&args, &coords, &mut PlanarOut { r, g, b, a });
+            for (i, q) in full.iter().enumerate() {
+                let got = [0, 1, 2, 3].map(|l| [0, 1, 2, 3].map(|c| planes[c][4 * i + l]));
+                check_rgba(
+                    &format!("sample_planar with a LOD plane at {level:?}, quad {i}"),
+                    got,
+                    &want[i],
+                    q,
+                    &ctx,
+                );
+            }
+        }
+    }
+
     let ga = gather_args(u, &smp)?;
     let ctx = (&view, &smp, &profile, &ga);
     let want: Vec<QuadResult> = quads
