@@ -600,22 +600,28 @@ fn run(u: &mut Unstructured<'_>, sampled: &mut bool) -> Result<()> {
         dref: &[],
         lod: &[],
     };
-    for level in SimdLevel::ALL.into_iter().filter(|l| l.supported()) {
-        let mut planes = [(); 4].map(|_| vec![f32::NAN; ps.len()]);
-        let [r, g, b, a] = &mut planes;
-        s.set_simd_level(level);
-        s.sample_planar(&args, &coords, &mut PlanarOut { r, g, b, a });
-        for (i, q) in full.iter().enumerate() {
-            let got = [0, 1, 2, 3].map(|l| [0, 1, 2, 3].map(|c| planes[c][4 * i + l]));
-            check_rgba(
-                &format!("sample_planar at {level:?}, quad {i}"),
-                got,
-                &want_full[i],
-                q,
-                &ctx,
-            );
-        }
-    }
+    // `sample_planar` at every SIMD level this machine runs, each quad
+    // against `want`.
+    let planar =
+        |s: &mut QuadSampler<'_>, what: &str, coords: &QuadCoords<'_>, want: &[QuadResult]| {
+            for level in SimdLevel::ALL.into_iter().filter(|l| l.supported()) {
+                let mut planes = [(); 4].map(|_| vec![f32::NAN; coords.s.len()]);
+                let [r, g, b, a] = &mut planes;
+                s.set_simd_level(level);
+                s.sample_planar(&args, coords, &mut PlanarOut { r, g, b, a });
+                for (i, q) in full.iter().enumerate() {
+                    let got = [0, 1, 2, 3].map(|l| [0, 1, 2, 3].map(|c| planes[c][4 * i + l]));
+                    check_rgba(
+                        &format!("{what} at {level:?}, quad {i}"),
+                        got,
+                        &want[i],
+                        q,
+                        &ctx,
+                    );
+                }
+            }
+        };
+    planar(&mut s, "sample_planar", &coords, &want_full);
 
     // A per-lane LOD operand plane (`QuadCoords::lod`) under a bias or an
     // explicit level: each quad as the reference with its own lanes'
@@ -645,22 +651,7 @@ fn run(u: &mut Unstructured<'_>, sampled: &mut bool) -> Result<()> {
             lod: &lod,
             ..coords
         };
-        for level in SimdLevel::ALL.into_iter().filter(|l| l.supported()) {
-            let mut planes = [(); 4].map(|_| vec![f32::NAN; ps.len()]);
-            let [r, g, b, a] = &mut planes;
-            s.set_simd_level(level);
-            s.sample_planar(&args, &coords, &mut PlanarOut { r, g, b, a });
-            for (i, q) in full.iter().enumerate() {
-                let got = [0, 1, 2, 3].map(|l| [0, 1, 2, 3].map(|c| planes[c][4 * i + l]));
-                check_rgba(
-                    &format!("sample_planar with a LOD plane at {level:?}, quad {i}"),
-                    got,
-                    &want[i],
-                    q,
-                    &ctx,
-                );
-            }
-        }
+        planar(&mut s, "sample_planar with a LOD plane", &coords, &want);
     }
 
     let ga = gather_args(u, &smp)?;

@@ -291,57 +291,82 @@ pub(crate) fn encode_unorm8_at(level: SimdLevel, planes: [&[f32]; 4], out: &mut 
         type Out = ();
         #[inline(always)]
         fn run(self) {
-            let [r, g, b, a] = self.planes;
-            let n = r
-                .len()
-                .min(g.len())
-                .min(b.len())
-                .min(a.len())
-                .min(self.out.len() / 4);
-            let mut words = [0u32; 64];
-            for (k, out) in self.out[..4 * n].chunks_mut(4 * words.len()).enumerate() {
-                let at = 64 * k;
-                let m = out.len() / 4;
-                let (r, g, b, a) = (
-                    &r[at..at + m],
-                    &g[at..at + m],
-                    &b[at..at + m],
-                    &a[at..at + m],
-                );
-                // The four channels of a lane in one pass (each plane's
-                // lanes vectorized side by side, no word read back).
-                let mut halfway = 0u32;
-                // (`if a > b { a } else { b }` is one `maxps`: the
-                // distances are never NaN.)
-                let max = |a: f32, b: f32| if a > b { a } else { b };
-                for ((((w, &r), &g), &b), &a) in words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a) {
+            // (`if a > b { a } else { b }` is one `maxps`: the distances
+            // are never NaN.)
+            let max = |a: f32, b: f32| if a > b { a } else { b };
+            encode_words(
+                self.planes,
+                self.out,
+                |r, g, b, a| {
+                    // The four channels of a lane in one pass (each
+                    // plane's lanes vectorized side by side).
                     let (cr, dr) = unorm8_rounded(r);
                     let (cg, dg) = unorm8_rounded(g);
                     let (cb, db) = unorm8_rounded(b);
                     let (ca, da) = unorm8_rounded(a);
-                    *w = cr | cg << 8 | cb << 16 | ca << 24;
-                    halfway |= u32::from(max(max(dr, dg), max(db, da)) == 0.5);
-                }
-                if halfway != 0 {
-                    // Some lane's f32 product fell halfway (filtered
-                    // texels often do): the chunk again, deciding those by
-                    // the product's exact error.
-                    for ((((w, &r), &g), &b), &a) in
-                        words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a)
-                    {
-                        *w = unorm8_lane(r)
-                            | unorm8_lane(g) << 8
-                            | unorm8_lane(b) << 16
-                            | unorm8_lane(a) << 24;
-                    }
-                }
-                for (o, w) in out.chunks_exact_mut(4).zip(&words[..m]) {
-                    o.copy_from_slice(&w.to_le_bytes());
-                }
-            }
+                    let w = cr | cg << 8 | cb << 16 | ca << 24;
+                    (w, max(max(dr, dg), max(db, da)) == 0.5)
+                },
+                // Some lane's f32 product fell halfway (filtered texels
+                // often do): the chunk again, deciding those by the
+                // product's exact error.
+                |r, g, b, a| {
+                    unorm8_lane(r)
+                        | unorm8_lane(g) << 8
+                        | unorm8_lane(b) << 16
+                        | unorm8_lane(a) << 24
+                },
+            );
         }
     }
     crate::simd::run_at(level, Encode { planes, out });
+}
+
+/// The lanes of the planes `[r, g, b, a]` (as long as `out` has room
+/// for, four bytes a lane) as little-endian words into `out`, 64 lanes
+/// at a time: `fast` gives each lane's word and whether it is undecided;
+/// a chunk with an undecided lane is encoded again with `exact`. The
+/// loops of the SIMD encodes ([`encode_unorm8_at`], [`encode_srgb8_at`]):
+/// inlined into their `Wide::run`, so compiled at its level.
+#[inline(always)]
+fn encode_words(
+    planes: [&[f32]; 4],
+    out: &mut [u8],
+    fast: impl Fn(f32, f32, f32, f32) -> (u32, bool),
+    exact: impl Fn(f32, f32, f32, f32) -> u32,
+) {
+    let [r, g, b, a] = planes;
+    let n = r
+        .len()
+        .min(g.len())
+        .min(b.len())
+        .min(a.len())
+        .min(out.len() / 4);
+    let mut words = [0u32; 64];
+    for (k, out) in out[..4 * n].chunks_mut(4 * words.len()).enumerate() {
+        let at = 64 * k;
+        let m = out.len() / 4;
+        let (r, g, b, a) = (
+            &r[at..at + m],
+            &g[at..at + m],
+            &b[at..at + m],
+            &a[at..at + m],
+        );
+        let mut redo = 0u32;
+        for ((((w, &r), &g), &b), &a) in words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a) {
+            let (word, undecided) = fast(r, g, b, a);
+            *w = word;
+            redo |= u32::from(undecided);
+        }
+        if redo != 0 {
+            for ((((w, &r), &g), &b), &a) in words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a) {
+                *w = exact(r, g, b, a);
+            }
+        }
+        for (o, w) in out.chunks_exact_mut(4).zip(&words[..m]) {
+            o.copy_from_slice(&w.to_le_bytes());
+        }
+    }
 }
 
 /// `f32_to_unorm(v, 8)` (clamp to `[0, 1]`, NaN to 0, scale by 255,
@@ -899,44 +924,20 @@ pub(crate) fn encode_srgb8_at(
             let Some(packed) = enc.packed.as_deref() else {
                 return;
             };
-            let [r, g, b, a] = self.planes;
-            let n = r
-                .len()
-                .min(g.len())
-                .min(b.len())
-                .min(a.len())
-                .min(self.out.len() / 4);
-            let mut words = [0u32; 64];
-            for (k, out) in self.out[..4 * n].chunks_mut(4 * words.len()).enumerate() {
-                let at = 64 * k;
-                let m = out.len() / 4;
-                let (r, g, b, a) = (
-                    &r[at..at + m],
-                    &g[at..at + m],
-                    &b[at..at + m],
-                    &a[at..at + m],
-                );
-                let mut redo = 0u32;
-                for ((((w, &r), &g), &b), &a) in words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a) {
+            encode_words(
+                self.planes,
+                self.out,
+                |r, g, b, a| {
                     let (ca, da) = unorm8_rounded(a);
-                    *w = Srgb8Encoder::colour_code(packed, r)
+                    let w = Srgb8Encoder::colour_code(packed, r)
                         | Srgb8Encoder::colour_code(packed, g) << 8
                         | Srgb8Encoder::colour_code(packed, b) << 16
                         | ca << 24;
                     let nan = r.is_nan() | g.is_nan() | b.is_nan() | a.is_nan();
-                    redo |= u32::from(nan | (da == 0.5));
-                }
-                if redo != 0 {
-                    for ((((w, &r), &g), &b), &a) in
-                        words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a)
-                    {
-                        *w = u32::from_le_bytes(enc.encode([r, g, b, a]));
-                    }
-                }
-                for (o, w) in out.chunks_exact_mut(4).zip(&words[..m]) {
-                    o.copy_from_slice(&w.to_le_bytes());
-                }
-            }
+                    (w, nan | (da == 0.5))
+                },
+                |r, g, b, a| u32::from_le_bytes(enc.encode([r, g, b, a])),
+            );
         }
     }
     if enc.packed.is_none() {
