@@ -350,6 +350,7 @@ impl Renderer {
                     dband.fill(clear_depth);
                     let ty = ty as u32;
                     let mut stats = Stats::default();
+                    let mut scratch = TileScratch::new(format);
                     for tx in 0..tiles_x {
                         let (x0, y0) = (tx * TILE, ty * TILE);
                         let mut tile = TileBuf {
@@ -374,7 +375,15 @@ impl Renderer {
                         {
                             tile.clear_color(clear, su);
                         }
-                        render_tile(frame, &tris, bin, &mut tile, &offsets, profile);
+                        render_tile(
+                            frame,
+                            &tris,
+                            bin,
+                            &mut tile,
+                            &offsets,
+                            profile,
+                            &mut scratch,
+                        );
                         stats += tile.stats;
                     }
                     stats
@@ -525,6 +534,37 @@ pub fn fullscreen_triangle() -> Mesh {
 }
 
 /// Rasterizes and shades the triangles of `bin` (in order) into `tile`.
+/// The buffers [`render_tile`] works in, made once per band of tiles
+/// (not once per tile: a 1080p frame has about 500 tiles).
+struct TileScratch {
+    /// Quads of the current triangle waiting to be shaded together (one
+    /// triangle's quads never overlap, so deferring their depth and
+    /// colour writes to the flush changes nothing).
+    batch: QuadBatch,
+    /// Their sample masks.
+    pending: Vec<[u8; 4]>,
+    /// The tested samples' depths of each pending quad (draws that write
+    /// depth only).
+    depths: Vec<[[f32; MAX_SAMPLES]; 4]>,
+    /// The shader's colour planes.
+    outs: [Vec<f32>; 4],
+    /// The batch's colours encoded in the target's format.
+    enc: Vec<u8>,
+}
+
+impl TileScratch {
+    /// Buffers for tiles of a target of `format`.
+    fn new(format: ColorFormat) -> TileScratch {
+        TileScratch {
+            batch: QuadBatch::default(),
+            pending: Vec::with_capacity(BATCH),
+            depths: Vec::with_capacity(BATCH),
+            outs: std::array::from_fn(|_| vec![0.0f32; 4 * BATCH]),
+            enc: vec![0u8; 4 * BATCH * format.bytes()],
+        }
+    }
+}
+
 fn render_tile(
     frame: &Frame,
     tris: &[Tri],
@@ -532,20 +572,17 @@ fn render_tile(
     tile: &mut TileBuf<'_>,
     offsets: &[(i64, i64)],
     profile: &Profile,
+    scratch: &mut TileScratch,
 ) {
     let ns = offsets.len();
     let mut cur: Option<(usize, QuadCtx<'_>)> = None;
-    // Quads of the current triangle waiting to be shaded together (one
-    // triangle's quads never overlap, so deferring their depth and colour
-    // writes to the flush changes nothing).
-    let mut batch = QuadBatch::default();
-    let mut pending: Vec<[u8; 4]> = Vec::with_capacity(BATCH);
-    // The tested samples' depths of each pending quad (draws that write
-    // depth only).
-    let mut depths: Vec<[[f32; MAX_SAMPLES]; 4]> = Vec::with_capacity(BATCH);
-    let mut outs: [Vec<f32>; 4] = std::array::from_fn(|_| vec![0.0f32; 4 * BATCH]);
-    // The batch's colours encoded in the target's format.
-    let mut enc = vec![0u8; 4 * BATCH * tile.format.bytes()];
+    let TileScratch {
+        batch,
+        pending,
+        depths,
+        outs,
+        enc,
+    } = scratch;
     let (tx1, ty1) = (tile.x0 + tile.w, tile.y0 + tile.h);
     for &ti in bin {
         let tri = &tris[ti as usize];
@@ -618,11 +655,11 @@ fn render_tile(
                     draw,
                     tri,
                     q,
-                    &mut batch,
-                    &pending,
-                    &depths,
-                    &mut outs,
-                    &mut enc,
+                    batch,
+                    pending,
+                    depths,
+                    outs,
+                    enc,
                     tile,
                     ns,
                     write_depth,
