@@ -139,9 +139,10 @@ pub fn store_quad(out: &mut PlanarOut<'_>, i: usize, o: &[[f32; 4]; 4]) {
     }
 }
 
-/// The most quads in one [`QuadBatch`]: 64, four AVX-512 sampler
-/// registers' worth.
-pub const MAX_BATCH_QUADS: usize = 64;
+/// The most quads in one [`QuadBatch`]: 128, eight AVX-512 sampler
+/// groups' worth (fewer shading, sampling and encoding calls a frame
+/// than 64; its planes still fit the first-level data cache).
+pub const MAX_BATCH_QUADS: usize = 128;
 
 /// Quads of one triangle in one tile, shaded together
 /// ([`FragmentShader::shade_batch`]): their origins, masks and
