@@ -274,8 +274,16 @@ impl QuadBatch {
             }
         }
         let (dx, dy) = (&self.dx[..n], &self.dy[..n]);
-        for ((r, &x), &y) in self.rcp[..n].iter_mut().zip(dx).zip(dy) {
-            *r = 1.0 / inv_w.at(x, y);
+        if inv_w.dx == 0.0 && inv_w.dy == 0.0 && inv_w.v0.is_finite() && inv_w.v0 != 0.0 {
+            // An affine triangle (every vertex at the same `w`): `inv_w`
+            // is `v0` at every lane (`v0 + 0 + 0`, `v0` finite and not
+            // zero, whatever the zeros' signs), so every lane's
+            // reciprocal is this one division's.
+            self.rcp[..n].fill(1.0 / inv_w.v0);
+        } else {
+            for ((r, &x), &y) in self.rcp[..n].iter_mut().zip(dx).zip(dy) {
+                *r = 1.0 / inv_w.at(x, y);
+            }
         }
         let rcp = &self.rcp[..n];
         for (plane, p) in self.planes.chunks_exact_mut(PLANE).zip(attrs) {
@@ -744,7 +752,12 @@ mod tests {
                     dx: value(next),
                     dy: value(next),
                 };
-            let inv_w = plane(&mut next, &mut value);
+            let mut inv_w = plane(&mut next, &mut value);
+            if round % 8 == 0 {
+                // An affine triangle: `1 / w` the same at every lane (the
+                // zeros' signs differ).
+                (inv_w.dx, inv_w.dy) = (0.0, -0.0);
+            }
             let attrs: Vec<Plane> = (0..nattrs).map(|_| plane(&mut next, &mut value)).collect();
             let origin = [value(&mut next), value(&mut next)];
             let quads = 1 + (next() as usize % MAX_BATCH_QUADS);
@@ -764,6 +777,20 @@ mod tests {
                     let cy = (y + (l as u32 >> 1)) as f32 + 0.5;
                     assert_eq!(want.dx[4 * i + l].to_bits(), (cx - origin[0]).to_bits());
                     assert_eq!(want.dy[4 * i + l].to_bits(), (cy - origin[1]).to_bits());
+                }
+            }
+            // Each attribute is its plane at the lane's offset times the
+            // reciprocal of `1 / w` there (one division a lane, or one
+            // for the whole batch where `1 / w` is constant: the same
+            // bits).
+            for (k, p) in attrs.iter().enumerate() {
+                for (i, &v) in want.attr_plane(k).iter().enumerate() {
+                    let (x, y) = (want.dx[i], want.dy[i]);
+                    let def = p.at(x, y) * (1.0 / inv_w.at(x, y));
+                    assert!(
+                        v.to_bits() == def.to_bits() || (v.is_nan() && def.is_nan()),
+                        "round {round} attribute {k} lane {i}: {v} vs {def}"
+                    );
                 }
             }
             for &level in &levels {
