@@ -279,7 +279,17 @@ impl QuadBatch {
             // is `v0` at every lane (`v0 + 0 + 0`, `v0` finite and not
             // zero, whatever the zeros' signs), so every lane's
             // reciprocal is this one division's.
-            self.rcp[..n].fill(1.0 / inv_w.v0);
+            let r = 1.0 / inv_w.v0;
+            if r == 1.0 {
+                // (`w = 1`: `v * 1` is `v`, NaN included.)
+                for (plane, p) in self.planes.chunks_exact_mut(PLANE).zip(attrs) {
+                    for ((v, &x), &y) in plane[..n].iter_mut().zip(dx).zip(dy) {
+                        *v = p.at(x, y);
+                    }
+                }
+                return;
+            }
+            self.rcp[..n].fill(r);
         } else {
             for ((r, &x), &y) in self.rcp[..n].iter_mut().zip(dx).zip(dy) {
                 *r = 1.0 / inv_w.at(x, y);
@@ -757,6 +767,10 @@ mod tests {
                 // An affine triangle: `1 / w` the same at every lane (the
                 // zeros' signs differ).
                 (inv_w.dx, inv_w.dy) = (0.0, -0.0);
+                if round % 16 == 0 {
+                    // `w = 1`.
+                    inv_w.v0 = 1.0;
+                }
             }
             let attrs: Vec<Plane> = (0..nattrs).map(|_| plane(&mut next, &mut value)).collect();
             let origin = [value(&mut next), value(&mut next)];
