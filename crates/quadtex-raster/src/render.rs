@@ -533,7 +533,6 @@ pub fn fullscreen_triangle() -> Mesh {
     }
 }
 
-/// Rasterizes and shades the triangles of `bin` (in order) into `tile`.
 /// The buffers [`render_tile`] works in, made once per band of tiles
 /// (not once per tile: a 1080p frame has about 500 tiles).
 struct TileScratch {
@@ -565,6 +564,8 @@ impl TileScratch {
     }
 }
 
+/// Rasterizes and shades the triangles of `bin` (in order) into `tile`,
+/// in `scratch`'s buffers.
 fn render_tile(
     frame: &Frame,
     tris: &[Tri],
