@@ -2,7 +2,8 @@
 """gl_workloads.py -- quadtex against Mesa llvmpipe on the OpenGL throughput workloads, in one run.
 
     python3 benches/gl_workloads.py [--quadtex PATH] [--variants a,b] [--frames 11] [--warmup 3]
-                                    [--profile vulkan|nv_sass|ptx|d3d11] [--skip-llvmpipe-timing]
+                                    [--profile vulkan|nv_sass|ptx|d3d11] [--accurate-profile vulkan]
+                                    [--skip-llvmpipe-timing]
                                     [--out-dir out/gl_workloads]
 
 The llvmpipe side is the oracle's `perf_gl.py` (eleven variants: a full-screen
@@ -23,10 +24,14 @@ Steps:
      tdefault (all cores), quadtex --threads 0 (one per core), perf_gl.py
      tdefault_oracle (all cores, GALLIVM_PERF=no_quad_lod,no_aos_sampling:
      llvmpipe's accurate mode).  Same --frames / --warmup / --variants for all.
+     quadtex runs with --profile against llvmpipe's defaults and with
+     --accurate-profile (default `vulkan`, exact f32 weights and per-pixel
+     LOD) against its accurate mode: when the two differ, a second all-cores
+     quadtex run with the accurate profile follows tdefault_oracle.
   3. Frames: each variant drawn once on llvmpipe with its defaults and once in
      the accurate mode (a subprocess of this script runs perf_gl.py's own
      worker for one frame and captures its glReadPixels; GL rows are flipped
-     so that the top row comes first), and once by quadtex (--dump PNGs,
+     so that the top row comes first), and by quadtex with each profile (--dump PNGs,
      decoded here with a small zlib-based PNG reader).  Per variant: the mean
      absolute difference in 1/255 units over all channels, the share of pixels
      whose four channels are all within 2/255, and whether the frames are
@@ -229,10 +234,10 @@ def llvmpipe_timing(cfg, a, out_dir, logs):
     return j['renderer'], j['results'][cfg]
 
 
-def quadtex(a, inputs, logs, tag, threads, frames, warmup, extra=()):
+def quadtex(a, inputs, logs, tag, threads, frames, warmup, extra=(), profile=None):
     out = os.path.join(a.out_dir, f'quadtex_{tag}.json')
     cmd = [a.quadtex, 'bench', 'gl-workloads', '--variants', ','.join(a.variant_list), '--threads', str(threads),
-           '--frames', str(frames), '--warmup', str(warmup), '--profile', a.profile,
+           '--frames', str(frames), '--warmup', str(warmup), '--profile', profile or a.profile,
            '--level0', inputs[0], '--shadow', inputs[1], '--json', out, *extra]
     r = run_logged(cmd, os.path.join(logs, f'quadtex_{tag}.log'))
     head = next((ln for ln in r.stdout.splitlines() if ln.startswith('quadtex gl-workloads:')), '')
@@ -288,7 +293,9 @@ def main():
     ap.add_argument('--variants', help='comma-separated subset of the variants (default: all eleven)')
     ap.add_argument('--frames', type=int, default=11, help='timed frames per variant (median reported)')
     ap.add_argument('--warmup', type=int, default=3, help='frames before timing')
-    ap.add_argument('--profile', default='vulkan', help='quadtex sampler profile')
+    ap.add_argument('--profile', default='vulkan', help='quadtex sampler profile (against llvmpipe\'s defaults)')
+    ap.add_argument('--accurate-profile', default='vulkan',
+                    help='quadtex sampler profile against llvmpipe\'s accurate mode')
     ap.add_argument('--skip-llvmpipe-timing', action='store_true', help='time quadtex only')
     ap.add_argument('--out-dir', default=os.path.join(REPO, 'out', 'gl_workloads'))
     ap.add_argument('--gl-worker', metavar='FRAME_DIR', help=argparse.SUPPRESS)
@@ -330,25 +337,37 @@ def main():
     head_all, timing['quadtex_tall'] = quadtex(a, inputs, logs, 'tall', 0, a.frames, a.warmup)
     if not a.skip_llvmpipe_timing:
         _, timing['llvmpipe_tdefault_oracle'] = llvmpipe_timing('tdefault_oracle', a, a.out_dir, logs)
+    paired = a.accurate_profile != a.profile
+    if paired:
+        _, timing['quadtex_tall_accurate'] = quadtex(a, inputs, logs, 'tall_accurate', 0, a.frames, a.warmup,
+                                                     profile=a.accurate_profile)
+    else:
+        timing['quadtex_tall_accurate'] = timing['quadtex_tall']
     qt_threads_all = next(iter(timing['quadtex_tall'].values()))['threads']
 
     # 3. frames
     note('frames')
     fdirs = {'quadtex': os.path.join(a.out_dir, 'frames_quadtex'),
+             'quadtex_accurate': os.path.join(a.out_dir, 'frames_quadtex_accurate'),
              'default': os.path.join(a.out_dir, 'frames_llvmpipe_default'),
              'accurate': os.path.join(a.out_dir, 'frames_llvmpipe_accurate')}
     quadtex(a, inputs, logs, 'dump', 0, 1, 0, extra=('--dump', fdirs['quadtex']))
+    if paired:
+        quadtex(a, inputs, logs, 'dump_accurate', 0, 1, 0, extra=('--dump', fdirs['quadtex_accurate']),
+                profile=a.accurate_profile)
+    else:
+        fdirs['quadtex_accurate'] = fdirs['quadtex']
     gl = llvmpipe_frames(a.variant_list, fdirs['default'], False, os.path.join(logs, 'frames_llvmpipe_default.log'))
     llvmpipe_frames(a.variant_list, fdirs['accurate'], True, os.path.join(logs, 'frames_llvmpipe_accurate.log'))
     renderer = renderer or gl['renderer']
     frames = {}
     notes = []
     for name in a.variant_list:
-        q = read_png_rgba8(os.path.join(fdirs['quadtex'], name + '.png'))
-        if q.shape != (H, W, 4):
-            raise SystemExit(f'{name}: quadtex frame is {q.shape}, expected {(H, W, 4)}')
         frames[name] = {}
-        for mode in ('default', 'accurate'):
+        for mode, qdir in (('default', 'quadtex'), ('accurate', 'quadtex_accurate')):
+            q = read_png_rgba8(os.path.join(fdirs[qdir], name + '.png'))
+            if q.shape != (H, W, 4):
+                raise SystemExit(f'{name}: quadtex frame is {q.shape}, expected {(H, W, 4)}')
             ref = np.load(os.path.join(fdirs[mode], name + '.npy'))
             c = compare(ref, q)
             if c['mean_abs_diff_255'] > 20:
@@ -361,10 +380,10 @@ def main():
     # 4. table
     isa = re.search(r'isa (\S+?),', head)
     header = (f'{started:%Y-%m-%d %H:%M %Z} | {cpu_model()} | nproc {nthreads} | quadtex {git_commit()} | '
-              f'profile {a.profile} | isa {isa.group(1) if isa else "?"}')
+              f'profile {a.profile} (accurate columns: {a.accurate_profile}) | isa {isa.group(1) if isa else "?"}')
     cols = ['variant', 'llvmpipe t1 Mpix/s', 'quadtex 1 thread', 'ratio',
             'llvmpipe all cores', f'quadtex all cores ({qt_threads_all})', 'ratio',
-            'llvmpipe accurate (all cores)', 'ratio',
+            'llvmpipe accurate (all cores)', f'quadtex {a.accurate_profile} (all cores)', 'ratio',
             'mean abs diff /255 (default / accurate)', 'within 2/255 (default / accurate)', 'identical (def / acc)']
     rows, per_variant = [], {}
     for name in a.variant_list:
@@ -373,16 +392,18 @@ def main():
         lo = timing.get('llvmpipe_tdefault_oracle', {}).get(name, {}).get('mpix_per_s')
         q1 = timing['quadtex_t1'][name]['mpix_s']
         qa = timing['quadtex_tall'][name]['mpix_s']
+        qo = timing['quadtex_tall_accurate'][name]['mpix_s']
         fd, fa = frames[name]['default'], frames[name]['accurate']
         per_variant[name] = {
             'llvmpipe_t1_mpix_s': l1, 'quadtex_t1_mpix_s': q1, 'ratio_t1': ratio(q1, l1),
             'llvmpipe_all_mpix_s': la, 'quadtex_all_mpix_s': qa, 'ratio_all': ratio(qa, la),
-            'llvmpipe_accurate_all_mpix_s': lo, 'ratio_all_vs_accurate': ratio(qa, lo),
+            'llvmpipe_accurate_all_mpix_s': lo, 'quadtex_accurate_all_mpix_s': qo,
+            'ratio_all_vs_accurate': ratio(qo, lo),
             'median_ms': {k: v.get(name, {}).get('median_ms') for k, v in timing.items()},
             'frame_vs_llvmpipe_default': fd, 'frame_vs_llvmpipe_accurate': fa}
         rows.append([name, fmt(l1, '.1f'), fmt(q1, '.1f'), fmt(ratio(q1, l1), '.2f'),
                      fmt(la, '.1f'), fmt(qa, '.1f'), fmt(ratio(qa, la), '.2f'),
-                     fmt(lo, '.1f'), fmt(ratio(qa, lo), '.2f'),
+                     fmt(lo, '.1f'), fmt(qo, '.1f'), fmt(ratio(qo, lo), '.2f'),
                      f'{fd["mean_abs_diff_255"]:.3f} / {fa["mean_abs_diff_255"]:.3f}',
                      f'{100 * fd["within_2_255"]:.2f}% / {100 * fa["within_2_255"]:.2f}%',
                      f'{"yes" if fd["identical"] else "no"} / {"yes" if fa["identical"] else "no"}'])
@@ -396,7 +417,8 @@ def main():
         print(head_all)
     print(f'llvmpipe: {renderer}; 1920x1080 RGBA8, median of {a.frames} frames after {a.warmup} warm-up; '
           f'ratio = quadtex / llvmpipe Mpix/s (> 1: quadtex faster); accurate = GALLIVM_PERF={ACCURATE_PERF}; '
-          f'frame figures compare quadtex with llvmpipe default / accurate')
+          f'frame figures compare quadtex ({a.profile}) with llvmpipe default / quadtex ({a.accurate_profile}) '
+          f'with llvmpipe accurate')
     print(line(cols))
     print('|' + '|'.join('-' * (w + 2) for w in widths) + '|')
     for r in rows:
@@ -407,6 +429,7 @@ def main():
     summary = {
         'date': started.isoformat(timespec='seconds'), 'cpu': cpu_model(), 'nproc': nthreads,
         'git_commit': git_commit(), 'quadtex': a.quadtex, 'quadtex_profile': a.profile,
+        'quadtex_accurate_profile': a.accurate_profile,
         'quadtex_header': head, 'quadtex_header_all_cores': head_all, 'quadtex_threads_all_cores': qt_threads_all,
         'llvmpipe_renderer': renderer, 'oracle_dir': oracle_dir(), 'frames': a.frames, 'warmup': a.warmup,
         'llvmpipe_timing_skipped': a.skip_llvmpipe_timing, 'accurate_gallivm_perf': ACCURATE_PERF,
