@@ -1,7 +1,7 @@
 //! quadtex: a GPU-class texture unit on the CPU.
 //!
 //! This package is the `quadtex` command and re-exports the workspace
-//! crates: [`format`] (what a texture is), [`sampler`] (how it is read) and
+//! crates: [`format`](mod@format) (what a texture is), [`sampler`] (how it is read) and
 //! [`raster`] (the demo rasterizer and scene files behind `quadtex render`).
 //! [`probe`] is the command's `probe` subcommand as a library: it evaluates
 //! a probe case (`docs/probe-format.md`) and returns the RESULT JSON;

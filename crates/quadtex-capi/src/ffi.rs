@@ -2,7 +2,7 @@
 //! Each turns the caller's pointers into references and slices (after
 //! checking them for `NULL`, for sizes that overflow, and output arrays
 //! for overlap with any other array of the call), runs the work in
-//! [`crate::api`] inside `catch_unwind`, and returns a status; the
+//! the crate's safe `api` module inside `catch_unwind`, and returns a status; the
 //! message of the last failure on the calling thread is
 //! [`qtx_last_error`]'s.
 #![allow(unsafe_code)]

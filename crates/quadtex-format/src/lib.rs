@@ -5,6 +5,34 @@
 //! tiled layouts ([`Texture`]), mip generation ([`mip`]), sparse residency
 //! ([`Residency`]) and containers ([`io`]). How a texture is *read* (headers,
 //! filtering, quads) lives in `quadtex-sampler`, not here.
+//!
+//! # Example
+//!
+//! A 2x2 RGBA8 texture from bytes (rows top first), its mip chain, and a
+//! texel read back decoded:
+//!
+//! ```
+//! use quadtex_format::{Aspect, Layout, TexelAddr, Texel, Texture, TextureDesc, TextureFormat};
+//!
+//! let desc = TextureDesc::d2(TextureFormat::Rgba8Unorm, 2, 2); // full chain: 2 levels
+//! assert_eq!(desc.levels, 2);
+//! let mut tex = Texture::new(desc, Layout::Tiled)?;
+//! let level0: Vec<u8> = [[255, 0, 0, 255], [0, 255, 0, 255], [0, 0, 255, 255], [255; 4]]
+//!     .concat();
+//! tex.write_subresource_bytes(0, 0, 0, &level0)?;
+//! quadtex_format::mip::generate_mips(&mut tex)?;
+//!
+//! // Texel (1, 0) of level 0 is green; UNORM decodes to floats.
+//! let t = tex.read_texel(TexelAddr::at(1, 0), Aspect::Color);
+//! assert_eq!(t, Some(Texel::Float([0.0, 1.0, 0.0, 1.0])));
+//! // Level 1 is the 2x2 box average: red (255 + 0 + 0 + 255) / 4 rounds to 128.
+//! let mip = tex.read_texel(TexelAddr::new(1, 0, 0, 0, 0, 0), Aspect::Color);
+//! assert_eq!(mip, Some(Texel::Float([128.0 / 255.0, 128.0 / 255.0, 128.0 / 255.0, 1.0])));
+//!
+//! // Bad input is an error, never a panic.
+//! assert!(Texture::from_linear_bytes(desc, Layout::Linear, &[0; 3]).is_err());
+//! # Ok::<(), quadtex_format::Error>(())
+//! ```
 #![forbid(unsafe_code)]
 
 pub mod compressed;

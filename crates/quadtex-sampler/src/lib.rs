@@ -10,6 +10,70 @@
 //! results as planes, [`planar`]), whose kernel runs at the SIMD level
 //! [`cpu`] picks when the program runs. What a texture *is* lives in
 //! `quadtex-format`.
+//!
+//! # Example
+//!
+//! A 2x2 texture sampled nearest on its texel centres, then bilinearly
+//! at its centre, gathered, and sampled as planes (many quads per call):
+//!
+//! ```
+//! use std::sync::Arc;
+//! use quadtex_format::{Layout, Texel, Texture, TextureDesc, TextureFormat};
+//! use quadtex_sampler::{
+//!     AddressMode, Filter, GatherArgs, PlanarOut, Profile, Quad, QuadCoords, QuadSampler,
+//!     SampleArgs, SamplerHeader, TextureHeader,
+//! };
+//!
+//! // R32F texels 0, 1 / 2, 3 (row y = 0 first).
+//! let desc = TextureDesc::d2(TextureFormat::R32Float, 2, 2).with_levels(1);
+//! let bytes: Vec<u8> = [0.0f32, 1.0, 2.0, 3.0].iter().flat_map(|v| v.to_le_bytes()).collect();
+//! let view = TextureHeader::new(Arc::new(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes)?));
+//! let nearest = SamplerHeader::default();
+//! let linear = SamplerHeader {
+//!     mag_filter: Filter::Linear,
+//!     min_filter: Filter::Linear,
+//!     address: [AddressMode::ClampToEdge; 3],
+//!     ..SamplerHeader::default()
+//! };
+//!
+//! // Lanes in quad order: (x, y), (x+1, y), (x, y+1), (x+1, y+1).
+//! let centres = Quad::new([
+//!     [0.25, 0.25, 0.0, 0.0],
+//!     [0.75, 0.25, 0.0, 0.0],
+//!     [0.25, 0.75, 0.0, 0.0],
+//!     [0.75, 0.75, 0.0, 0.0],
+//! ]);
+//! let mut unit = QuadSampler::try_new(&view, &nearest, &Profile::VULKAN)?;
+//! let r = unit.sample(&SampleArgs::default(), &centres);
+//! assert_eq!(r.texels.map(|t| t.unwrap().to_f32()[0]), [0.0, 1.0, 2.0, 3.0]);
+//!
+//! // Every lane at the centre: zero derivatives, magnified, the four texels
+//! // weighted 1/4 each.
+//! let middle = Quad::new([[0.5, 0.5, 0.0, 0.0]; 4]);
+//! let mut unit = QuadSampler::try_new(&view, &linear, &Profile::VULKAN)?;
+//! let r = unit.sample(&SampleArgs::default(), &middle);
+//! assert_eq!(r.texels[0], Some(Texel::Float([1.5, 0.0, 0.0, 1.0])));
+//!
+//! // textureGather: T(i0, j1), T(i1, j1), T(i1, j0), T(i0, j0).
+//! let g = unit.gather(&GatherArgs::default(), &middle);
+//! assert_eq!(g.texels[0], Some(Texel::Float([2.0, 3.0, 1.0, 0.0])));
+//!
+//! // Planes: two quads, lane l of quad q at 4q + l; the same bits as `sample`.
+//! let s = [0.5f32; 8];
+//! let t = [0.5f32; 8];
+//! let (mut r, mut g, mut b, mut a) = ([0f32; 8], [0f32; 8], [0f32; 8], [0f32; 8]);
+//! let coords = QuadCoords { s: &s, t: &t, ..QuadCoords::default() };
+//! let mut out = PlanarOut { r: &mut r, g: &mut g, b: &mut b, a: &mut a };
+//! assert_eq!(unit.sample_planar(&SampleArgs::default(), &coords, &mut out), 2);
+//! assert_eq!(r, [1.5; 8]);
+//!
+//! // A sampler the view cannot take is an error: linear filtering of an
+//! // integer format.
+//! let ints = TextureDesc::d2(TextureFormat::R32Uint, 2, 2).with_levels(1);
+//! let ints = TextureHeader::new(Arc::new(Texture::new(ints, Layout::Linear)?));
+//! assert!(QuadSampler::try_new(&ints, &linear, &Profile::VULKAN).is_err());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 
 #![deny(unsafe_code)]
 
