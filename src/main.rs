@@ -166,17 +166,31 @@ fn main() -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
+            // The subresource is encoded before anything is printed: a
+            // level, layer or slice the texture lacks is bad input (exit
+            // 2) with nothing else on stdout; only writing the file can
+            // then fail (exit 1).
+            let png = match &output {
+                Some(_) => match io::encode_png(&tex, level, layer, z) {
+                    Ok(png) => Some(png),
+                    Err(e) => {
+                        eprintln!("quadtex: {}: {e}", file.display());
+                        return ExitCode::from(2);
+                    }
+                },
+                None => None,
+            };
             print_info(&file, &tex);
-            if let Some(out) = output {
+            if let (Some(out), Some(png)) = (output, png) {
                 if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
                     if let Err(e) = std::fs::create_dir_all(dir) {
                         eprintln!("quadtex: {}: {e}", dir.display());
                         return ExitCode::from(1);
                     }
                 }
-                if let Err(e) = io::save_png_slice(&tex, level, layer, z, &out) {
-                    eprintln!("quadtex: {e}");
-                    return ExitCode::from(2);
+                if let Err(e) = std::fs::write(&out, png) {
+                    eprintln!("quadtex: {}: {e}", out.display());
+                    return ExitCode::from(1);
                 }
                 println!(
                     "wrote level {level} layer {layer} z {z} to {}",

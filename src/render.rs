@@ -182,7 +182,10 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), Failure> {
                 msaa = render_one(&renderer, &scene, &options, &path, &mut totals)?;
                 progress(i + 1, n);
             }
-            eprintln!();
+            // The bar's line ends here (lines elsewhere end themselves).
+            if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+                eprintln!();
+            }
         }
     }
     totals.wall = start.elapsed();
@@ -237,16 +240,26 @@ fn numbered(out: &Path, i: u32) -> PathBuf {
     out.with_file_name(format!("{stem}_{i:04}.{ext}"))
 }
 
-/// A one-line progress bar on stderr, redrawn in place.
+/// Progress on stderr: a one-line bar redrawn in place on a terminal;
+/// elsewhere (a log, a pipe) whole lines, one per tenth of the frames, so
+/// nothing is written that only a terminal can undo.
 fn progress(done: u32, total: u32) {
+    use std::io::IsTerminal as _;
     const WIDTH: u32 = 30;
+    let mut err = std::io::stderr().lock();
+    if !err.is_terminal() {
+        let tenth = |n: u32| (n * 10).checked_div(total).unwrap_or(10);
+        if done == total || tenth(done) != tenth(done - 1) {
+            let _ = writeln!(err, "rendering {done}/{total}");
+        }
+        return;
+    }
     let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH) as usize;
     let bar = format!(
         "{}{}",
         "#".repeat(filled),
         "-".repeat(WIDTH as usize - filled)
     );
-    let mut err = std::io::stderr().lock();
     let _ = write!(err, "\rrendering [{bar}] {done}/{total}");
     let _ = err.flush();
 }

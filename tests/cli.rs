@@ -276,6 +276,84 @@ fn render_to_an_unwritable_path_exits_1_with_one_line() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
+/// `info -o` to a path that cannot be written fails as `render` does
+/// (exit 1: the input was good); a level the texture lacks is bad input
+/// (exit 2) and nothing is printed before the error.
+#[test]
+fn info_exit_codes_match_render() {
+    let dir = temp_dir("info-unwritable");
+    let blocker = dir.join("file");
+    std::fs::write(&blocker, b"x").unwrap();
+    let png = blocker.join("out.png");
+    let out = quadtex(&[
+        "info",
+        "scenes/assets/checker.ktx2",
+        "-o",
+        png.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    let out = quadtex(&[
+        "info",
+        "scenes/assets/checker.ktx2",
+        "--level",
+        "9",
+        "-o",
+        dir.join("x.png").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("checker.ktx2") && err.contains("level 9"),
+        "{err}"
+    );
+    // A `.dds` that is not one: the file and the container are named.
+    let empty = dir.join("empty.dds");
+    std::fs::write(&empty, b"").unwrap();
+    let out = quadtex(&["info", empty.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(
+        err.trim_end(),
+        format!("quadtex: {}: DDS: the file is empty", empty.display())
+    );
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Progress on stderr when it is not a terminal (here a pipe): whole
+/// lines, no carriage returns.
+#[test]
+fn render_progress_to_a_pipe_is_plain_lines() {
+    let dir = temp_dir("progress");
+    let png = dir.join("spin.png");
+    let out = quadtex(&[
+        "render",
+        "scenes/cubemap.toml",
+        "-o",
+        png.to_str().unwrap(),
+        "--width",
+        "16",
+        "--height",
+        "16",
+        "--frames",
+        "12",
+    ]);
+    assert!(out.status.success());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(!err.contains('\r'), "{err:?}");
+    let lines: Vec<&str> = err.lines().collect();
+    // One line per tenth of the frames, the last 12/12.
+    assert_eq!(lines.last(), Some(&"rendering 12/12"), "{err}");
+    assert!(lines.len() <= 11, "{err}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// `quadtex profile` times every operation and prints one line with the
 /// figures and the target features; unknown names and bad durations are
 /// one-line errors with exit 2.

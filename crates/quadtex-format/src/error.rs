@@ -66,6 +66,16 @@ pub enum Error {
         /// Bytes asked for.
         bytes: u64,
     },
+    /// Reading the file at `path` failed with `source` (the loaders'
+    /// errors name the file they read).
+    #[error("{path}: {source}")]
+    InFile {
+        /// The file.
+        path: String,
+        /// What was wrong with it.
+        #[source]
+        source: Box<Error>,
+    },
     /// An I/O failure reading or writing a file.
     #[error("{path}: {source}")]
     Io {

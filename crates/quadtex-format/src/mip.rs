@@ -60,6 +60,31 @@ pub fn generate_mips(tex: &mut Texture) -> Result<()> {
     generate_with_threshold(tex, PARALLEL_TEXELS)
 }
 
+/// `tex` with its full mip chain: a copy with every level
+/// ([`TextureDesc::max_levels`]), level 0 of each layer and sample copied,
+/// the rest made by [`generate_mips`] (a texture loaded from a PNG or
+/// made from an image, one step from sampleable with mipmaps). A texture
+/// that already has more than one level is copied as it is.
+pub fn with_full_chain(tex: &Texture) -> Result<Texture> {
+    let d = *tex.desc();
+    if d.levels > 1 {
+        return Ok(tex.clone());
+    }
+    let mut desc = d;
+    desc.levels = d.max_levels();
+    let mut out = Texture::new(desc, tex.layout())?;
+    for layer in 0..d.layers {
+        for sample in 0..d.samples {
+            let bytes = tex
+                .subresource_bytes(0, layer, sample)
+                .ok_or_else(|| Error::OutOfRange(format!("layer {layer} sample {sample}")))?;
+            out.write_subresource_bytes(0, layer, sample, &bytes)?;
+        }
+    }
+    generate_mips(&mut out)?;
+    Ok(out)
+}
+
 fn generate_with_threshold(tex: &mut Texture, parallel_texels: usize) -> Result<()> {
     let desc = *tex.desc();
     let f = desc.format;

@@ -47,7 +47,7 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use glam::{Mat4, Vec2, Vec3};
+//! use quadtex_raster::glam::{self, Mat4, Vec2, Vec3};
 //! use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat};
 //! use quadtex_raster::{ColorFormat, DrawCall, Frame, Mesh, Renderer, TextureBinding, Unlit};
 //! use quadtex_sampler::{AddressMode, SamplerHeader};
@@ -96,6 +96,11 @@ pub use builtin::{
     VolumeSlice,
 };
 pub use error::{Error, Result};
+/// The vector and matrix crate of the public API (positions, matrices,
+/// attributes), at the version the renderer was built with: use
+/// `quadtex_raster::glam` rather than a `glam` of your own, whose types
+/// would not match if its version differed.
+pub use glam;
 pub use mesh::{Mesh, ATTR_NORMAL, ATTR_UV, ATTR_WORLD, STD_ATTRS};
 pub use pipeline::{
     sample_positions, BlendMode, CullMode, DepthFormat, DrawCall, DrawState, Frame,

@@ -509,6 +509,28 @@ impl Default for SamplerHeader {
 }
 
 impl SamplerHeader {
+    /// Nearest filtering and nearest mipmapping with `address` on every
+    /// axis (Vulkan `VK_FILTER_NEAREST`, `VK_SAMPLER_MIPMAP_MODE_NEAREST`;
+    /// GL `NEAREST_MIPMAP_NEAREST`).
+    pub fn nearest(address: AddressMode) -> SamplerHeader {
+        SamplerHeader {
+            address: [address; 3],
+            ..Default::default()
+        }
+    }
+
+    /// Bilinear filtering in the nearest level with `address` on every
+    /// axis (GL `LINEAR_MIPMAP_NEAREST`).
+    pub fn bilinear(address: AddressMode) -> SamplerHeader {
+        SamplerHeader {
+            mag_filter: Filter::Linear,
+            min_filter: Filter::Linear,
+            mipmap_mode: MipmapMode::Nearest,
+            address: [address; 3],
+            ..Default::default()
+        }
+    }
+
     /// Trilinear filtering with `address` on every axis.
     pub fn trilinear(address: AddressMode) -> SamplerHeader {
         SamplerHeader {
@@ -601,5 +623,40 @@ impl SamplerHeader {
             ));
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The three named samplers are GL's `NEAREST_MIPMAP_NEAREST`,
+    /// `LINEAR_MIPMAP_NEAREST` and `LINEAR_MIPMAP_LINEAR`, with the
+    /// address mode on every axis and the defaults elsewhere.
+    #[test]
+    fn named_samplers_set_the_filters_and_address_modes() {
+        let a = AddressMode::MirroredRepeat;
+        let n = SamplerHeader::nearest(a);
+        let b = SamplerHeader::bilinear(a);
+        let t = SamplerHeader::trilinear(a);
+        let filters = |s: &SamplerHeader| (s.mag_filter, s.min_filter, s.mipmap_mode);
+        assert_eq!(
+            filters(&n),
+            (Filter::Nearest, Filter::Nearest, MipmapMode::Nearest)
+        );
+        assert_eq!(
+            filters(&b),
+            (Filter::Linear, Filter::Linear, MipmapMode::Nearest)
+        );
+        assert_eq!(
+            filters(&t),
+            (Filter::Linear, Filter::Linear, MipmapMode::Linear)
+        );
+        for s in [n, b, t] {
+            assert_eq!(s.address, [a; 3]);
+            assert_eq!(s.max_anisotropy, 1.0);
+            assert!(s.compare.is_none());
+            assert!(s.validate().is_ok());
+        }
     }
 }

@@ -48,7 +48,7 @@ pub use dds::read_dds;
 pub const MAX_ZSTD_BYTES: u64 = 1 << 30;
 
 pub use ktx::{format_from_vk, read_ktx2, save_ktx2, vk_format, write_ktx2};
-pub use picture::load_image;
+pub use picture::{from_rgba_image, load_image};
 pub use png::{encode_png, save_png, save_png_slice};
 
 /// How 8-bit colour from an image file is read: which of a format's sRGB
@@ -152,17 +152,61 @@ pub fn load_file(path: impl AsRef<Path>) -> Result<Texture> {
 }
 
 /// [`load_file`] with the colour space 8-bit image files are read in.
+/// Errors name the file ([`Error::InFile`], or [`Error::Io`] when it
+/// cannot be read).
 pub fn load_file_with(path: impl AsRef<Path>, color_space: ColorSpace) -> Result<Texture> {
     let path = path.as_ref();
     let bytes = read_file(path)?;
-    match detect(&bytes) {
-        // TGA has no magic number: the extension says what it is.
-        ContainerKind::Image if !bytes.starts_with(&KTX1_MAGIC) => {
-            let hint = image::ImageFormat::from_path(path).ok();
-            picture::load_image_limited(&bytes, color_space, hint, MAX_BYTES)
+    load_named(path, &bytes, color_space).map_err(|e| Error::InFile {
+        path: path.display().to_string(),
+        source: Box::new(e),
+    })
+}
+
+/// [`load_bytes_with`] for the bytes of the file at `path`: a `.dds` or
+/// `.ktx2` name without its container's magic bytes is that container's
+/// error (not an image decoder's), and a name's extension tells TGA,
+/// which has no magic number, from garbage.
+fn load_named(path: &Path, bytes: &[u8], color_space: ColorSpace) -> Result<Texture> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    let what = if bytes.is_empty() {
+        "the file is empty".to_owned()
+    } else {
+        format!(
+            "the file does not start with the magic bytes ({} bytes)",
+            bytes.len()
+        )
+    };
+    match (detect(bytes), ext.as_deref()) {
+        (ContainerKind::Image, Some("dds")) => Err(Error::container("DDS", what)),
+        (ContainerKind::Image, Some("ktx2")) if !bytes.starts_with(&KTX1_MAGIC) => {
+            Err(Error::container("KTX2", what))
         }
-        _ => load_bytes_with(&bytes, color_space),
+        (ContainerKind::Image, _) if !bytes.starts_with(&KTX1_MAGIC) => {
+            let hint = image::ImageFormat::from_path(path).ok();
+            picture::load_image_limited(bytes, color_space, hint, MAX_BYTES)
+        }
+        _ => load_bytes_with(bytes, color_space),
     }
+}
+
+/// [`load_file_with`], then the full mip chain
+/// ([`crate::mip::with_full_chain`]) when the file holds one level: a PNG
+/// ready for trilinear sampling in one call. Block-compressed files keep
+/// their own levels (there is no block encoder to make more).
+pub fn load_file_mipmapped(path: impl AsRef<Path>, color_space: ColorSpace) -> Result<Texture> {
+    let path = path.as_ref();
+    let tex = load_file_with(path, color_space)?;
+    if tex.desc().levels > 1 || tex.format().is_compressed() {
+        return Ok(tex);
+    }
+    crate::mip::with_full_chain(&tex).map_err(|e| Error::InFile {
+        path: path.display().to_string(),
+        source: Box::new(e),
+    })
 }
 
 pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>> {

@@ -100,6 +100,20 @@ pub(super) fn load_image_limited(
     from_dynamic(img, desc)
 }
 
+/// A one-level 2D texture holding `img`: `R8G8B8A8_SRGB` for
+/// [`ColorSpace::Srgb`] (what image files hold), `R8G8B8A8_UNORM` for
+/// [`ColorSpace::Linear`]; row 0 of the image is row 0 (t = 0) of the
+/// texture. [`crate::mip::with_full_chain`] adds its mips.
+pub fn from_rgba_image(img: &image::RgbaImage, color_space: ColorSpace) -> Result<Texture> {
+    let format = srgb_or(
+        color_space,
+        TextureFormat::Rgba8Srgb,
+        TextureFormat::Rgba8Unorm,
+    );
+    let desc = TextureDesc::d2(format, img.width(), img.height()).with_levels(1);
+    Texture::from_linear_bytes(desc, crate::texture::Layout::Tiled, img.as_raw())
+}
+
 fn srgb_or(color_space: ColorSpace, srgb: TextureFormat, unorm: TextureFormat) -> TextureFormat {
     match color_space {
         ColorSpace::Srgb => srgb,

@@ -355,7 +355,13 @@ impl Procedural {
                 } else {
                     seed.wrapping_add(s.layer)
                 };
-                let t = fbm(*basis, p, *octaves, seed);
+                // Texture coordinates run over 0..1, so an integer scale
+                // makes the lattice periodic with the texture: the noise
+                // tiles under `repeat` with no seam. (Cube faces need no
+                // period: the direction is continuous across them.)
+                let period =
+                    (s.dir.is_none() && scale.fract() == 0.0 && *scale >= 1.0).then_some(*scale);
+                let t = fbm(*basis, p, *octaves, seed, period);
                 colors[0].lerp(colors[1], t)
             }
             Procedural::MipColored { colors } => {
@@ -373,7 +379,9 @@ impl Procedural {
 /// Dividing by the root of the summed squared weights (not their sum)
 /// keeps the contrast of one octave however many are added; Perlin noise
 /// (about -0.5..0.5 in practice) is doubled to match value noise's spread.
-fn fbm(basis: NoiseBasis, p: Vec3, octaves: u32, seed: u32) -> f32 {
+/// With a `period`, octave `o`'s lattice repeats every `period * 2^o`
+/// cells on each axis, so the sum repeats every `period` units of `p`.
+fn fbm(basis: NoiseBasis, p: Vec3, octaves: u32, seed: u32, period: Option<f32>) -> f32 {
     let mut sum = 0.0;
     let mut norm = 0.0;
     let mut amp = 1.0;
@@ -381,9 +389,11 @@ fn fbm(basis: NoiseBasis, p: Vec3, octaves: u32, seed: u32) -> f32 {
     for o in 0..octaves.max(1) {
         let q = p * freq;
         let s = seed.wrapping_add(o.wrapping_mul(0x9E37_79B9));
+        // Up to 2^30 cells; beyond that the lattice does not wrap.
+        let cells = period.map_or(0, |p| (p * freq).min(1_073_741_824.0) as i32);
         let n = match basis {
-            NoiseBasis::Value => value_noise(q, s) - 0.5,
-            NoiseBasis::Perlin => perlin_noise(q, s),
+            NoiseBasis::Value => value_noise(q, s, cells) - 0.5,
+            NoiseBasis::Perlin => perlin_noise(q, s, cells),
         };
         sum += n * amp;
         norm += amp * amp;
@@ -412,6 +422,15 @@ fn lattice(p: Vec3) -> ([i32; 3], Vec3) {
     ([f.x as i32, f.y as i32, f.z as i32], p - f)
 }
 
+/// Lattice coordinate `i` on a lattice of `period` cells (none: 0).
+fn wrap(i: i32, period: i32) -> i32 {
+    if period > 0 {
+        i.rem_euclid(period)
+    } else {
+        i
+    }
+}
+
 fn trilerp(c: [f32; 8], w: Vec3) -> f32 {
     let lerp = |a: f32, b: f32, t: f32| a + (b - a) * t;
     let x00 = lerp(c[0], c[1], w.x);
@@ -421,16 +440,16 @@ fn trilerp(c: [f32; 8], w: Vec3) -> f32 {
     lerp(lerp(x00, x10, w.y), lerp(x01, x11, w.y), w.z)
 }
 
-fn value_noise(p: Vec3, seed: u32) -> f32 {
+fn value_noise(p: Vec3, seed: u32, period: i32) -> f32 {
     let ([x, y, z], f) = lattice(p);
     let w = f * f * (Vec3::splat(3.0) - 2.0 * f);
     let mut c = [0.0; 8];
     for (i, c) in c.iter_mut().enumerate() {
         let (dx, dy, dz) = ((i & 1) as i32, ((i >> 1) & 1) as i32, (i >> 2) as i32);
         let h = hash(
-            x.wrapping_add(dx),
-            y.wrapping_add(dy),
-            z.wrapping_add(dz),
+            wrap(x.wrapping_add(dx), period),
+            wrap(y.wrapping_add(dy), period),
+            wrap(z.wrapping_add(dz), period),
             seed,
         );
         *c = (h >> 8) as f32 / (1u32 << 24) as f32;
@@ -438,7 +457,7 @@ fn value_noise(p: Vec3, seed: u32) -> f32 {
     trilerp(c, w)
 }
 
-fn perlin_noise(p: Vec3, seed: u32) -> f32 {
+fn perlin_noise(p: Vec3, seed: u32, period: i32) -> f32 {
     // Ken Perlin's twelve edge gradients (improved noise, 2002).
     const G: [[f32; 3]; 12] = [
         [1.0, 1.0, 0.0],
@@ -460,12 +479,44 @@ fn perlin_noise(p: Vec3, seed: u32) -> f32 {
     for (i, c) in c.iter_mut().enumerate() {
         let d = Vec3::new((i & 1) as f32, ((i >> 1) & 1) as f32, (i >> 2) as f32);
         let h = hash(
-            x.wrapping_add(d.x as i32),
-            y.wrapping_add(d.y as i32),
-            z.wrapping_add(d.z as i32),
+            wrap(x.wrapping_add(d.x as i32), period),
+            wrap(y.wrapping_add(d.y as i32), period),
+            wrap(z.wrapping_add(d.z as i32), period),
             seed,
         );
         *c = Vec3::from_array(G[(h % 12) as usize]).dot(f - d);
     }
     trilerp(c, w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// With an integer scale the noise at u = 0 and u = 1 (and v = 0, 1)
+    /// is the same value: a 2D noise texture tiles without a seam under
+    /// `repeat`. Without the period it does not.
+    #[test]
+    fn noise_with_a_period_tiles() {
+        for basis in [NoiseBasis::Value, NoiseBasis::Perlin] {
+            let scale = 4.0;
+            let mut differs = 0;
+            for i in 0..32 {
+                let v = i as f32 / 32.0 * scale + 0.37;
+                let n = |x: f32, y: f32, period| fbm(basis, Vec3::new(x, y, 0.0), 3, 7, period);
+                assert_eq!(
+                    n(0.0, v, Some(scale)),
+                    n(scale, v, Some(scale)),
+                    "{basis:?} v {v}"
+                );
+                assert_eq!(
+                    n(v, 0.0, Some(scale)),
+                    n(v, scale, Some(scale)),
+                    "{basis:?} u {v}"
+                );
+                differs += (n(0.0, v, None) != n(scale, v, None)) as u32;
+            }
+            assert!(differs > 16, "{basis:?}: the plain noise tiles by chance");
+        }
+    }
 }
