@@ -104,6 +104,7 @@ pub(crate) fn try_filled<T: Clone>(n: usize, v: T, what: &'static str) -> Result
 }
 
 impl Error {
+    #[cfg(feature = "io")]
     pub(crate) fn container(container: &'static str, reason: impl Into<String>) -> Error {
         Error::Container {
             container,

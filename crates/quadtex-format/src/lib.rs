@@ -3,7 +3,9 @@
 //! Formats and their facts ([`TextureFormat`]), texel codecs ([`texel`],
 //! [`compressed`]), descriptions ([`TextureDesc`]), storage in linear or
 //! tiled layouts ([`Texture`]), mip generation ([`mip`]), sparse residency
-//! ([`Residency`]) and containers ([`io`]). How a texture is *read* (headers,
+//! ([`Residency`]) and containers (`io`, the default feature `io`: KTX2,
+//! DDS and image files; without it the crate builds without the
+//! `image`, `ktx2`, `ddsfile` and `ruzstd` crates). How a texture is *read* (headers,
 //! filtering, quads) lives in `quadtex-sampler`, not here.
 //!
 //! # Example
@@ -39,6 +41,7 @@ pub mod compressed;
 pub mod desc;
 pub mod error;
 pub mod format;
+#[cfg(feature = "io")]
 pub mod io;
 pub mod mip;
 pub mod sparse;

@@ -61,7 +61,7 @@ pub fn generate_mips(tex: &mut Texture) -> Result<()> {
 }
 
 /// `tex` with its full mip chain: a copy with every level
-/// ([`TextureDesc::max_levels`]), level 0 of each layer and sample copied,
+/// ([`TextureDesc::max_levels`](crate::TextureDesc::max_levels)), level 0 of each layer and sample copied,
 /// the rest made by [`generate_mips`] (a texture loaded from a PNG or
 /// made from an image, one step from sampleable with mipmaps). A texture
 /// that already has more than one level is copied as it is.

@@ -672,6 +672,7 @@ impl Texture {
 /// as bytes arrive, and never moves: a file that claims a huge texture but
 /// holds, or decompresses to, little costs only what it delivers, and one
 /// that delivers all of it costs the texture once.
+#[cfg(feature = "io")]
 pub(crate) struct LinearBuilder {
     desc: TextureDesc,
     /// Reserved for the whole texture; `lines.len()` is how far it is
@@ -683,6 +684,7 @@ pub(crate) struct LinearBuilder {
     total: usize,
 }
 
+#[cfg(feature = "io")]
 impl LinearBuilder {
     /// How far ahead of the filled bytes the storage is zeroed at a time,
     /// so that small pieces do not extend it one after another.

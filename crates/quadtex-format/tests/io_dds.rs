@@ -19,6 +19,8 @@
 //!   wrong format or swizzle is off by 100 or more); the reference decodes
 //!   are the tight check.
 
+#![cfg(feature = "io")]
+
 use quadtex_format::io::{
     encode_png, load_bytes, load_bytes_limited, load_file, read_dds, ColorSpace,
 };

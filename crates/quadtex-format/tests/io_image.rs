@@ -3,6 +3,8 @@
 //! gives back what was loaded; `load_file` dispatches by magic bytes and,
 //! for TGA, which has none, by extension.
 
+#![cfg(feature = "io")]
+
 use std::io::Cursor;
 use std::path::PathBuf;
 

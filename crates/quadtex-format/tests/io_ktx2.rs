@@ -4,6 +4,8 @@
 //! Array"); Zstandard supercompressed input; and the clear errors for what
 //! KTX2 or quadtex cannot hold.
 
+#![cfg(feature = "io")]
+
 use quadtex_format::io::{
     load_bytes, load_bytes_limited, read_ktx2, vk_format, write_ktx2, ColorSpace,
 };

@@ -5,6 +5,8 @@
 //! change may also still load, in which case the texture is exported to
 //! PNG and KTX2 too, so that whatever a loader accepts is usable.
 
+#![cfg(feature = "io")]
+
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use quadtex_format::io::{

@@ -3,6 +3,8 @@
 //! process-wide, so this file holds a single test and nothing else runs
 //! beside it.
 
+#![cfg(feature = "io")]
+
 use quadtex_format::io::{read_ktx2, write_ktx2};
 use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat as F};
 

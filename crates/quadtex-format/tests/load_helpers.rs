@@ -2,6 +2,8 @@
 //! its mip chain in one call, a PNG loaded mipmapped, and load errors that
 //! name the file and the container they expected.
 
+#![cfg(feature = "io")]
+
 use image::{Rgba, RgbaImage};
 use quadtex_format::io::{self, ColorSpace};
 use quadtex_format::mip::with_full_chain;
