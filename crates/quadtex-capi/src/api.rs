@@ -441,6 +441,39 @@ fn quad_at(c: Coords<'_>, q: usize) -> Quad {
     }))
 }
 
+/// A reference plane exactly when the sampler compares.
+fn dref_matches(smp: &SamplerHeader, p: &Planes<'_>) -> Res<()> {
+    match (smp.compare.is_some(), p.dref.is_some()) {
+        (true, false) => invalid("the sampler compares: coords.dref is required"),
+        (false, true) => invalid("coords.dref given but the sampler has no compare_op"),
+        _ => Ok(()),
+    }
+}
+
+/// The planar kernels' coordinates: the view's planes, the reference and
+/// LOD planes when given.
+fn quad_coords<'a>(c: Coords<'a>, p: &Planes<'a>, lod: bool) -> QuadCoords<'a> {
+    QuadCoords {
+        s: c.0,
+        t: c.1,
+        r: c.2,
+        a: c.3,
+        dref: p.dref.unwrap_or(&[]),
+        lod: if lod { p.lod.unwrap_or(&[]) } else { &[] },
+    }
+}
+
+impl<'a> OutPlanes<'a, f32> {
+    fn planar(self) -> PlanarOut<'a> {
+        PlanarOut {
+            r: self.r,
+            g: self.g,
+            b: self.b,
+            a: self.a,
+        }
+    }
+}
+
 /// The headers and the sample args of a call, checked.
 struct Call {
     smp: SamplerHeader,
@@ -478,11 +511,7 @@ fn sample_call(
     if a.offset.iter().any(|o| !(-8..=7).contains(o)) {
         return invalid(format!("offset {:?} outside -8..=7", a.offset));
     }
-    match (smp.compare.is_some(), p.dref.is_some()) {
-        (true, false) => return invalid("the sampler compares: coords.dref is required"),
-        (false, true) => return invalid("coords.dref given but the sampler has no compare_op"),
-        _ => {}
-    }
+    dref_matches(&smp, p)?;
     Ok(Call {
         smp,
         profile: profile(a.profile)?,
@@ -526,21 +555,7 @@ pub(crate) fn sample(
         }
         return Ok(());
     }
-    let qc = QuadCoords {
-        s: c.0,
-        t: c.1,
-        r: c.2,
-        a: c.3,
-        dref: p.dref.unwrap_or(&[]),
-        lod: p.lod.unwrap_or(&[]),
-    };
-    let mut po = PlanarOut {
-        r: out.r,
-        g: out.g,
-        b: out.b,
-        a: out.a,
-    };
-    unit.sample_planar(&call.args, &qc, &mut po);
+    unit.sample_planar(&call.args, &quad_coords(c, p, true), &mut out.planar());
     Ok(())
 }
 
@@ -573,11 +588,7 @@ pub(crate) fn gather(
             ))
         }
     };
-    match (smp.compare.is_some(), p.dref.is_some()) {
-        (true, false) => return invalid("the sampler compares: coords.dref is required"),
-        (false, true) => return invalid("coords.dref given but the sampler has no compare_op"),
-        _ => {}
-    }
+    dref_matches(&smp, p)?;
     let zeros = vec![0.0f32; 4 * n];
     let c = coords(view, p, &zeros)?;
     let args = GatherArgs {
@@ -586,21 +597,11 @@ pub(crate) fn gather(
         dref: None,
         ndv: a.ndv,
     };
-    let qc = QuadCoords {
-        s: c.0,
-        t: c.1,
-        r: c.2,
-        a: c.3,
-        dref: p.dref.unwrap_or(&[]),
-        lod: &[],
-    };
-    let mut po = PlanarOut {
-        r: out.r,
-        g: out.g,
-        b: out.b,
-        a: out.a,
-    };
-    QuadSampler::new(view, &smp, &profile).gather_planar(&args, &qc, &mut po);
+    QuadSampler::new(view, &smp, &profile).gather_planar(
+        &args,
+        &quad_coords(c, p, false),
+        &mut out.planar(),
+    );
     Ok(())
 }
 

@@ -235,6 +235,26 @@ unsafe fn put<T>(out: *mut T, v: T, what: &str) -> Res<()> {
     Ok(())
 }
 
+/// Frees a handle made by `Box::into_raw` (`NULL`: nothing).
+///
+/// # Safety
+/// `p` is `NULL` or came from `Box::into_raw` and is not used again.
+unsafe fn free<T>(p: *mut T) {
+    if !p.is_null() {
+        // SAFETY: the contract above.
+        drop(unsafe { Box::from_raw(p) });
+    }
+}
+
+/// Hands `v` to the caller as a new handle in `*out`.
+///
+/// # Safety
+/// `out` is `NULL` or writable.
+unsafe fn give<T>(out: *mut *mut T, v: T) -> Res<()> {
+    // SAFETY: the contract above.
+    unsafe { put(out, Box::into_raw(Box::new(v)), "out") }
+}
+
 // ---------------------------------------------------------------- errors
 
 /// The message of the last failed call on this thread ("" after a call
@@ -289,7 +309,7 @@ pub unsafe extern "C" fn qtx_texture_create(
         let data = unsafe { plane(data, len) };
         let t = api::texture_create(desc, format, data)?;
         // SAFETY: the function's contract.
-        unsafe { put(out, Box::into_raw(Box::new(t)), "out") }
+        unsafe { give(out, t) }
     })
 }
 
@@ -301,10 +321,9 @@ pub unsafe extern "C" fn qtx_texture_create(
 /// again.
 #[no_mangle]
 pub unsafe extern "C" fn qtx_texture_destroy(texture: *mut QtxTexture) {
-    if !texture.is_null() {
-        // SAFETY: made by `Box::into_raw` in `qtx_texture_create`, freed once.
-        drop(unsafe { Box::from_raw(texture) });
-    }
+    // SAFETY: the function's contract: NULL or made by its create
+    // function, freed once.
+    unsafe { free(texture) }
 }
 
 /// Writes one subresource (level, layer, sample: all its z slices),
@@ -384,7 +403,7 @@ pub unsafe extern "C" fn qtx_view_create(
         let (t, d) = unsafe { (get(texture, "texture")?, get(desc, "desc")?) };
         let v = api::view_create(t, d)?;
         // SAFETY: the function's contract.
-        unsafe { put(out, Box::into_raw(Box::new(v)), "out") }
+        unsafe { give(out, v) }
     })
 }
 
@@ -394,10 +413,9 @@ pub unsafe extern "C" fn qtx_view_create(
 /// `view` is `NULL` or came from `qtx_view_create` and is not used again.
 #[no_mangle]
 pub unsafe extern "C" fn qtx_view_destroy(view: *mut QtxView) {
-    if !view.is_null() {
-        // SAFETY: made by `Box::into_raw` in `qtx_view_create`, freed once.
-        drop(unsafe { Box::from_raw(view) });
-    }
+    // SAFETY: the function's contract: NULL or made by its create
+    // function, freed once.
+    unsafe { free(view) }
 }
 
 /// Fills `*out` with the default sampler: nearest filters, nearest
@@ -588,7 +606,7 @@ pub unsafe extern "C" fn qtx_pools_create(out: *mut *mut QtxPools) -> QtxStatus 
     guard(|| {
         let p = api::pools_create(None)?;
         // SAFETY: the function's contract.
-        unsafe { put(out, Box::into_raw(Box::new(p)), "out") }
+        unsafe { give(out, p) }
     })
 }
 
@@ -601,7 +619,7 @@ pub unsafe extern "C" fn qtx_pools_create_ptx(mode: u32, out: *mut *mut QtxPools
     guard(|| {
         let p = api::pools_create(Some(mode))?;
         // SAFETY: the function's contract.
-        unsafe { put(out, Box::into_raw(Box::new(p)), "out") }
+        unsafe { give(out, p) }
     })
 }
 
@@ -612,10 +630,9 @@ pub unsafe extern "C" fn qtx_pools_create_ptx(mode: u32, out: *mut *mut QtxPools
 /// again.
 #[no_mangle]
 pub unsafe extern "C" fn qtx_pools_destroy(pools: *mut QtxPools) {
-    if !pools.is_null() {
-        // SAFETY: made by `Box::into_raw`, freed once.
-        drop(unsafe { Box::from_raw(pools) });
-    }
+    // SAFETY: the function's contract: NULL or made by its create
+    // function, freed once.
+    unsafe { free(pools) }
 }
 
 /// Stores a copy of the view at header index `index` (below 2^20),
@@ -755,9 +772,9 @@ pub unsafe extern "C" fn qtx_sass_execute(
 #[no_mangle]
 pub unsafe extern "C" fn qtx_ptx_symbols_create(out: *mut *mut QtxPtxSymbols) -> QtxStatus {
     guard(|| {
-        let s = Box::new(QtxPtxSymbols::default());
+        let s = QtxPtxSymbols::default();
         // SAFETY: the function's contract.
-        unsafe { put(out, Box::into_raw(s), "out") }
+        unsafe { give(out, s) }
     })
 }
 
@@ -768,10 +785,9 @@ pub unsafe extern "C" fn qtx_ptx_symbols_create(out: *mut *mut QtxPtxSymbols) ->
 /// used again.
 #[no_mangle]
 pub unsafe extern "C" fn qtx_ptx_symbols_destroy(symbols: *mut QtxPtxSymbols) {
-    if !symbols.is_null() {
-        // SAFETY: made by `Box::into_raw`, freed once.
-        drop(unsafe { Box::from_raw(symbols) });
-    }
+    // SAFETY: the function's contract: NULL or made by its create
+    // function, freed once.
+    unsafe { free(symbols) }
 }
 
 /// Declares a module-scope name: a `.texref` (`QTX_PTX_TEXREF`, naming a
@@ -822,11 +838,11 @@ pub unsafe extern "C" fn qtx_ptx_symbols_address_of(
 #[no_mangle]
 pub unsafe extern "C" fn qtx_ptx_regs_create(out: *mut *mut QtxPtxRegs) -> QtxStatus {
     guard(|| {
-        let r = Box::new(QtxPtxRegs {
+        let r = QtxPtxRegs {
             regs: quadtex_sampler::isa::ptx::Regs::new(),
-        });
+        };
         // SAFETY: the function's contract.
-        unsafe { put(out, Box::into_raw(r), "out") }
+        unsafe { give(out, r) }
     })
 }
 
@@ -837,10 +853,9 @@ pub unsafe extern "C" fn qtx_ptx_regs_create(out: *mut *mut QtxPtxRegs) -> QtxSt
 /// again.
 #[no_mangle]
 pub unsafe extern "C" fn qtx_ptx_regs_destroy(regs: *mut QtxPtxRegs) {
-    if !regs.is_null() {
-        // SAFETY: made by `Box::into_raw`, freed once.
-        drop(unsafe { Box::from_raw(regs) });
-    }
+    // SAFETY: the function's contract: NULL or made by its create
+    // function, freed once.
+    unsafe { free(regs) }
 }
 
 /// Sets the lanes that execute (bit i = lane i).
@@ -1002,11 +1017,11 @@ pub unsafe extern "C" fn qtx_ptx_execute(
 #[no_mangle]
 pub unsafe extern "C" fn qtx_d3d_regs_create(out: *mut *mut QtxD3dRegs) -> QtxStatus {
     guard(|| {
-        let r = Box::new(QtxD3dRegs {
+        let r = QtxD3dRegs {
             regs: quadtex_sampler::isa::d3d::D3dRegs::new(),
-        });
+        };
         // SAFETY: the function's contract.
-        unsafe { put(out, Box::into_raw(r), "out") }
+        unsafe { give(out, r) }
     })
 }
 
@@ -1017,10 +1032,9 @@ pub unsafe extern "C" fn qtx_d3d_regs_create(out: *mut *mut QtxD3dRegs) -> QtxSt
 /// again.
 #[no_mangle]
 pub unsafe extern "C" fn qtx_d3d_regs_destroy(regs: *mut QtxD3dRegs) {
-    if !regs.is_null() {
-        // SAFETY: made by `Box::into_raw`, freed once.
-        drop(unsafe { Box::from_raw(regs) });
-    }
+    // SAFETY: the function's contract: NULL or made by its create
+    // function, freed once.
+    unsafe { free(regs) }
 }
 
 /// Sets the lanes that execute (bit i = lane i).
