@@ -9,9 +9,9 @@
 //! [`gl_workloads`] builds the frames of `quadtex bench gl-workloads`.
 
 pub use quadtex_format as format;
+pub use quadtex_probe as probe;
 pub use quadtex_raster as raster;
 pub use quadtex_sampler as sampler;
 
 pub mod gl_workloads;
-pub mod probe;
 pub mod profile;

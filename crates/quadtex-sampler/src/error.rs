@@ -17,6 +17,15 @@ pub enum Error {
     /// A pool index or handle out of range where a valid one is required.
     #[error("invalid index: {0}")]
     InvalidIndex(String),
+    /// A field of a description ([`desc`](crate::desc)) with a value that
+    /// is not valid: `field` is its key path (`sampler.address[1]`).
+    #[error("{field}: {reason}")]
+    InvalidField {
+        /// Where in the description.
+        field: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// An error from the format crate.
     #[error(transparent)]
     Format(#[from] quadtex_format::Error),

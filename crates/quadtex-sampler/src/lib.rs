@@ -79,6 +79,8 @@
 
 mod arch;
 pub mod cpu;
+#[cfg(feature = "serde")]
+pub mod desc;
 pub mod error;
 pub mod fetch;
 pub mod gather;
