@@ -76,50 +76,91 @@ use quadtex_sampler::{
 };
 use serde::Deserialize;
 
-/// Everything `probe` rejects. Every variant is bad input (exit 2).
-#[derive(Debug, thiserror::Error)]
+/// Everything the probe rejects, all of it bad input (exit 2): what kind
+/// of problem it is ([`Error::kind`]), a message naming the field or the
+/// file (`Display`), and the underlying error where there is one
+/// ([`source`](std::error::Error::source)).
+#[derive(Debug)]
+pub struct Error(Box<Repr>);
+
+/// What kind of problem an [`Error`] is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
-pub enum Error {
+pub enum ErrorKind {
     /// The case or its texel data could not be read.
+    Io,
+    /// The case is not JSON, or a field has the wrong JSON type.
+    Json,
+    /// A field of the case with an impossible value; [`Error::field`]
+    /// names it by its path in the case (`quads[2].coords[1]`,
+    /// `op.offset`, ...).
+    InvalidField,
+    /// The texture description or data, as the format crate rejects them
+    /// (the source is a [`quadtex_format::Error`]).
+    Texture,
+    /// The view or the sampler, as the sampler crate rejects them (the
+    /// source is a [`quadtex_sampler::Error`]).
+    Header,
+}
+
+/// What an [`Error`] holds.
+#[derive(Debug, thiserror::Error)]
+enum Repr {
     #[error("{path}: {source}")]
     Io {
-        /// The file.
         path: PathBuf,
-        /// The cause.
         #[source]
         source: std::io::Error,
     },
-    /// The case is not JSON, or a field has the wrong JSON type.
     #[error("{path}: {source}")]
     Json {
-        /// The case file.
         path: PathBuf,
-        /// The parser's message (with line and column).
         #[source]
         source: serde_json::Error,
     },
-    /// A field with an impossible value, named by its path in the case
-    /// (`quads[2].coords[1]`, `op.offset`, ...).
     #[error("{field}: {reason}")]
-    Invalid {
-        /// Where in the case.
-        field: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// The texture description or data, as the format crate rejects them.
+    Invalid { field: String, reason: String },
     #[error("texture: {0}")]
-    Texture(#[from] quadtex_format::Error),
-    /// The view or the sampler, as the sampler crate rejects them.
+    Texture(#[source] quadtex_format::Error),
     #[error("{0}")]
-    Header(#[from] quadtex_sampler::Error),
+    Header(#[source] quadtex_sampler::Error),
 }
 
 impl Error {
     fn invalid(field: impl Into<String>, reason: impl Into<String>) -> Error {
-        Error::Invalid {
+        Error(Box::new(Repr::Invalid {
             field: field.into(),
             reason: reason.into(),
+        }))
+    }
+
+    fn io(path: &Path, source: std::io::Error) -> Error {
+        Error(Box::new(Repr::Io {
+            path: path.to_owned(),
+            source,
+        }))
+    }
+
+    /// What kind of problem this is.
+    pub fn kind(&self) -> ErrorKind {
+        match *self.0 {
+            Repr::Io { .. } => ErrorKind::Io,
+            Repr::Json { .. } => ErrorKind::Json,
+            Repr::Invalid { .. } => ErrorKind::InvalidField,
+            Repr::Texture(_) => ErrorKind::Texture,
+            Repr::Header(_) => ErrorKind::Header,
+        }
+    }
+
+    /// The path in the case of the field at fault, where there is one:
+    /// every [`ErrorKind::InvalidField`] error, and a
+    /// [`ErrorKind::Header`] error about one field of the `sampler` or
+    /// `view` object (`sampler.address[1]`).
+    pub fn field(&self) -> Option<&str> {
+        match &*self.0 {
+            Repr::Invalid { field, .. } => Some(field),
+            Repr::Header(quadtex_sampler::Error::InvalidField { field, .. }) => Some(field),
+            _ => None,
         }
     }
 
@@ -129,16 +170,37 @@ impl Error {
     }
 }
 
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        std::error::Error::source(&*self.0)
+    }
+}
+
+impl From<quadtex_format::Error> for Error {
+    fn from(e: quadtex_format::Error) -> Error {
+        Error(Box::new(Repr::Texture(e)))
+    }
+}
+
+impl From<quadtex_sampler::Error> for Error {
+    fn from(e: quadtex_sampler::Error) -> Error {
+        Error(Box::new(Repr::Header(e)))
+    }
+}
+
 /// The probe's result type.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Reads the case at `path`, evaluates it and returns the RESULT JSON
 /// document (ending in a newline).
 pub fn run(path: &Path) -> Result<String> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-        path: path.to_owned(),
-        source,
-    })?;
+    let text = std::fs::read_to_string(path).map_err(|source| Error::io(path, source))?;
     let base = path.parent().unwrap_or(Path::new("."));
     run_str(&text, path, base)
 }
@@ -166,9 +228,11 @@ enum TexelSource<'a> {
 }
 
 fn run_case(json: &str, name: &Path, texels: TexelSource<'_>) -> Result<String> {
-    let case: CaseJson = serde_json::from_str(json).map_err(|source| Error::Json {
-        path: name.to_owned(),
-        source,
+    let case: CaseJson = serde_json::from_str(json).map_err(|source| {
+        Error(Box::new(Repr::Json {
+            path: name.to_owned(),
+            source,
+        }))
     })?;
     let op = OpName::parse(&case.op.name)?;
     let texture = load_texture(&case.texture, texels)?;
@@ -395,10 +459,7 @@ fn load_texture(t: &TextureJson, texels: TexelSource<'_>) -> Result<Texture> {
         TexelSource::Bytes(b) => b,
         TexelSource::Dir(base_dir) => {
             let path = base_dir.join(&t.data);
-            let io = |source| Error::Io {
-                path: path.clone(),
-                source,
-            };
+            let io = |source| Error::io(&path, source);
             let actual = std::fs::metadata(&path).map_err(io)?.len();
             if actual != expected {
                 return Err(wrong_size(actual).into());
@@ -1131,6 +1192,46 @@ fn shortest_ties_even(x: f32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const CASE: &str = r#"{
+      "texture": { "format": "R32_SFLOAT", "kind": "2d", "width": 2, "height": 2, "data": "t.bin" },
+      "op": { "name": "sample" },
+      "quads": [ { "coords": [[0.25, 0.25, 0, 0], [0.75, 0.25, 0, 0], [0.25, 0.75, 0, 0], [0.75, 0.75, 0, 0]] } ]
+    }"#;
+
+    #[test]
+    fn errors_have_a_kind_and_name_their_field() {
+        let texels = [0u8; 16];
+        assert!(run_with_texels(CASE, &texels).is_ok());
+        let e = run_with_texels("{", &texels).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Json);
+        assert!(std::error::Error::source(&e).is_some());
+
+        let bad = CASE.replace(
+            r#""op""#,
+            r#""sampler": {"address": ["repeat", "wrap"]}, "op""#,
+        );
+        let e = run_with_texels(&bad, &texels).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Header);
+        assert_eq!(e.field(), Some("sampler.address[1]"));
+
+        let bad = CASE.replace("0.75, 0.75, 0, 0]", "0.75, 0.75, 0]");
+        let e = run_with_texels(&bad, &texels).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidField);
+        assert_eq!(e.field(), Some("quads[0].coords[3]"));
+        assert_eq!(
+            e.to_string(),
+            "quads[0].coords[3]: must have 4 numbers, got 3"
+        );
+
+        let e = run_with_texels(CASE, &texels[..12]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Texture);
+        assert_eq!(e.field(), None);
+
+        let e = run(Path::new("/nonexistent/case.json")).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Io);
+        assert_eq!(e.exit_code(), 2);
+    }
 
     fn f32_json(x: f32) -> String {
         let mut s = String::new();
