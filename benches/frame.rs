@@ -22,9 +22,9 @@ use std::sync::Arc;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use glam::{Mat4, Vec2};
 use quadtex::format::{Layout, Texture, TextureDesc, TextureFormat};
-use quadtex::raster::scene::{render_scene_with, RenderOptions, Scene};
 use quadtex::raster::{DrawCall, DrawState, Frame, Mesh, Renderer, TextureBinding, Unlit};
 use quadtex::sampler::{AddressMode, SamplerHeader};
+use quadtex::scene::{render_scene_with, RenderOptions, Scene};
 
 /// Thread counts measured: one, and all cores.
 fn thread_counts() -> [usize; 2] {

@@ -7,7 +7,7 @@
 
 use std::process::ExitCode;
 
-use quadtex::raster::scene::{render_scene, RenderOptions, Scene};
+use quadtex::scene::{render_scene, RenderOptions, Scene};
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -20,7 +20,6 @@ fn main() -> ExitCode {
         ..RenderOptions::default()
     };
     let result = Scene::load(scene_path)
-        .map_err(quadtex::raster::Error::from)
         .and_then(|scene| render_scene(&scene, &options))
         .and_then(|r| {
             r.image.save_png(out_path)?;

@@ -75,7 +75,7 @@ pub(crate) fn run(cmd: &BenchCommand) -> Result<(), Failure> {
 
 fn gl(a: &GlArgs) -> Result<(), Failure> {
     let variants = gl_workloads::select(a.variants.as_deref()).map_err(|e| bad(e.to_string()))?;
-    let profile = quadtex_raster::scene::profile_from_name(&a.profile).ok_or_else(|| {
+    let profile = quadtex_scene::profile_from_name(&a.profile).ok_or_else(|| {
         bad(format!(
             "unknown profile `{}` (vulkan, nv_sass, ptx, d3d11)",
             a.profile

@@ -315,7 +315,7 @@ fn profile(
         );
         return ExitCode::from(2);
     };
-    let Some(sampler_profile) = quadtex_raster::scene::profile_from_name(profile_name) else {
+    let Some(sampler_profile) = quadtex_scene::profile_from_name(profile_name) else {
         eprintln!("quadtex: unknown profile `{profile_name}` (vulkan, nv_sass, ptx, d3d11)");
         return ExitCode::from(2);
     };

@@ -1,5 +1,5 @@
-//! `quadtex render SCENE.toml -o OUT.png`: the scene layer of
-//! `quadtex-raster` behind a command line. One frame, or a turntable of
+//! `quadtex render SCENE.toml -o OUT.png`: `quadtex-scene` (loading and
+//! rendering scene files) behind a command line. One frame, or a turntable of
 //! numbered frames (`--frames N`: `OUT_0000.png`, ...) with a progress bar
 //! on stderr; `--stats` prints counts and stage times on stdout.
 
@@ -7,11 +7,10 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use quadtex::raster::scene::{
+use quadtex::raster::{ColorFormat, Error, Renderer, Stats, MAX_THREADS};
+use quadtex::scene::{
     profile_from_name, render_scene_with, RenderOptions, Scene, MAX_FRAMES, PROFILE_NAMES,
 };
-use quadtex::raster::ColorFormat;
-use quadtex::raster::{Error, Renderer, Stats, MAX_THREADS};
 
 /// The `render` command's arguments.
 #[derive(clap::Args, Debug)]
@@ -85,12 +84,11 @@ fn bad_input(message: impl Into<String>) -> Failure {
     }
 }
 
-/// Maps a library error to its exit status: scene and option errors are
-/// bad input (2), anything else (writing, internal) is 1.
+/// Maps a rasterizer error to its exit status: option errors are bad
+/// input (2), anything else (writing, internal) is 1.
 fn failure(e: Error) -> Failure {
     let code = match e {
-        Error::Scene(_)
-        | Error::InvalidOption { .. }
+        Error::InvalidOption { .. }
         | Error::Samples(_)
         | Error::TooLarge(..)
         | Error::Sampler(_) => 2,
@@ -99,6 +97,25 @@ fn failure(e: Error) -> Failure {
     Failure {
         message: one_line(&e.to_string()),
         code,
+    }
+}
+
+/// Maps a scene error to its exit status: loading errors (the file is
+/// wrong) and render options out of range are bad input (2); the
+/// rasterizer's errors map as [`failure`] says; a format error while
+/// rendering is 1.
+fn scene_failure(e: quadtex::scene::Error) -> Failure {
+    use quadtex::scene::Error as E;
+    match e {
+        E::Raster(e) => failure(e),
+        E::Format(_) => Failure {
+            message: one_line(&e.to_string()),
+            code: 1,
+        },
+        _ => Failure {
+            message: one_line(&e.to_string()),
+            code: 2,
+        },
     }
 }
 
@@ -148,7 +165,7 @@ pub(crate) fn run(args: &RenderArgs) -> Result<(), Failure> {
             ))
         })?),
     };
-    let scene = Scene::load(&args.scene).map_err(|e| failure(e.into()))?;
+    let scene = Scene::load(&args.scene).map_err(scene_failure)?;
     let renderer = Renderer::new(args.threads)
         .map_err(failure)?
         .with_profile(profile);
@@ -211,7 +228,7 @@ fn render_one(
     path: &Path,
     totals: &mut Totals,
 ) -> Result<u32, Failure> {
-    let r = render_scene_with(renderer, scene, options).map_err(failure)?;
+    let r = render_scene_with(renderer, scene, options).map_err(scene_failure)?;
     let t = Instant::now();
     let png = r.image.encode_png().map_err(failure)?;
     std::fs::write(path, png).map_err(|e| Failure {

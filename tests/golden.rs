@@ -18,8 +18,8 @@
 
 use std::path::{Path, PathBuf};
 
-use quadtex::raster::scene::{render_scene, RenderOptions, Scene};
 use quadtex::raster::{ColorTarget, Renderer};
+use quadtex::scene::{render_scene, render_scene_with, RenderOptions, Scene};
 
 const WIDTH: u32 = 256;
 const HEIGHT: u32 = 144;
@@ -140,8 +140,7 @@ fn thread_count_does_not_change_the_picture() {
     let one = render_scene(&scene, &options(1)).expect("1 thread");
     for threads in [2, 3, 5] {
         let renderer = Renderer::new(threads).expect("pool");
-        let many = quadtex::raster::scene::render_scene_with(&renderer, &scene, &options(threads))
-            .expect("n threads");
+        let many = render_scene_with(&renderer, &scene, &options(threads)).expect("n threads");
         assert!(one.image == many.image, "{threads} threads: pixels differ");
         assert_eq!(one.stats.counts(), many.stats.counts(), "{threads} threads");
         assert_eq!(

@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use quadtex_format::{io, Aspect, TexelAddr, Texture};
-use quadtex_raster::Scene;
+use quadtex_scene::Scene;
 
 /// At most this many blocks of a loaded texture are decoded per input, so
 /// one input stays fast even where the loader allows a big texture.

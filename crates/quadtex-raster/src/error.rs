@@ -45,9 +45,6 @@ pub enum Error {
     /// Writing a file failed.
     #[error("i/o: {0}")]
     Io(String),
-    /// Loading a scene file failed; the scene error names the key or path.
-    #[error(transparent)]
-    Scene(#[from] crate::scene::SceneError),
     /// A render option is out of range (`option` names it: `width`,
     /// `msaa`, `frame`, ...).
     #[error("{option}: {reason}")]

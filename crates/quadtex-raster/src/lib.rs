@@ -3,7 +3,8 @@
 //! to 64x64 screen tiles; tiles are rendered in parallel on a rayon pool,
 //! each owning its part of the targets; every tile is shaded in 2x2 quads
 //! with helper lanes, so implicit derivatives (and the sampler's LOD) are
-//! right at triangle edges. Scene files ([`scene`]) describe what to draw.
+//! right at triangle edges. Scene files are not read here: the
+//! `quadtex-scene` crate loads them and renders them with this crate.
 //!
 //! # Pipeline
 //!
@@ -36,12 +37,10 @@
 //!   [`cube_texture`] with [`cube_face_view`] for the six faces of a cube.
 //! - **Stats** ([`Stats`]): quads, helper share, texture ops by kind, texel
 //!   estimate, stage times; counted per tile, so counts are deterministic.
-//! - **Scenes** ([`scene`]): [`Scene::load`] reads a scene file;
-//!   [`render_scene`] renders it (shadow-map pass as a depth-only
-//!   [`Frame`], one draw per object with its material's built-in shader,
-//!   MSAA resolve) with [`RenderOptions`] (size, samples, threads, sampler
-//!   profile, turntable frame). `quadtex render` is this behind a command
-//!   line.
+//! - **Built-in shaders** ([`builtin`]): [`Unlit`], [`Lambert`],
+//!   [`Reflect`], [`Shadowed`], [`MipHeatmap`], [`EdgeDetect`],
+//!   [`Terrain`], [`VolumeSlice`] and [`MsaaResolve`], the shaders the
+//!   materials of `quadtex-scene`'s scene files name.
 //!
 //! # Example
 //!
@@ -84,7 +83,6 @@ pub mod error;
 pub mod mesh;
 pub mod pipeline;
 pub mod render;
-pub mod scene;
 mod setup;
 pub mod shader;
 pub mod simd;
@@ -110,7 +108,6 @@ pub use quadtex_sampler::{PlanarOut, QuadCoords};
 /// [`Renderer::pool`], at the version the renderer was built with.
 pub use rayon;
 pub use render::{fullscreen_triangle, Rendered, Renderer, MAX_ATTRIBUTES, MAX_THREADS, TILE};
-pub use scene::{render_scene, RenderOptions, RenderedScene, Scene};
 pub use shader::{
     shader_fn, store_quad, texels_f32, FnShader, FragmentShader, QuadBatch, QuadCtx,
     TextureBinding, MAX_BATCH_QUADS,

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use common::{checker, draw, px, screen_mesh, solid};
 use glam::{Mat4, Vec2, Vec3};
 use quadtex_raster::{
-    BlendMode, CullMode, DrawCall, DrawState, Frame, Mesh, QuadCtx, Renderer, TextureBinding, Unlit,
+    shader_fn, BlendMode, CullMode, DrawCall, DrawState, Frame, Mesh, QuadCtx, Renderer,
+    TextureBinding, Unlit,
 };
 use quadtex_sampler::{AddressMode, SamplerHeader};
 
@@ -587,4 +588,28 @@ fn a_renderer_on_the_applications_pool_shares_its_threads() {
     );
     let err = Renderer::with_pool(big).unwrap_err();
     assert!(err.to_string().contains("threads"), "{err}");
+}
+
+#[test]
+fn depth_only_frames_keep_depth_and_skip_colour() {
+    let mesh = Arc::new(Mesh::rect(Vec2::splat(-0.5), Vec2::splat(0.5)));
+    let shader = shader_fn(Vec::new(), |_, out| *out = [[1.0; 4]; 4]);
+    let mut frame = Frame::new(16, 16);
+    frame.draw(DrawCall::new(
+        mesh,
+        Mat4::from_translation(Vec3::new(0.0, 0.0, 0.25)),
+        shader,
+    ));
+    let renderer = Renderer::new(1).unwrap();
+    let with_color = renderer.render(&frame).unwrap();
+    frame.color = false;
+    let depth_only = renderer.render(&frame).unwrap();
+    assert_eq!(
+        (depth_only.color.width(), depth_only.color.height()),
+        (0, 0)
+    );
+    assert!(depth_only.color.values().is_empty());
+    assert_eq!(depth_only.depth, with_color.depth);
+    assert_eq!(depth_only.depth.sample(8, 8, 0), Some(0.25));
+    assert_eq!(depth_only.stats.quads, with_color.stats.quads);
 }

@@ -7,17 +7,17 @@ use std::path::{Path, PathBuf};
 
 use glam::{Vec3, Vec4};
 use quadtex_format::{Aspect, TexelAddr, Texture, TextureFormat, TextureKind};
-use quadtex_raster::scene::{
-    GradientDirection, Mesh, MeshSource, NoiseBasis, PcfMode, Procedural, ProceduralShape, Scene,
-    SceneError, Shader, TextureSource, MIP_LEVEL_COLORS,
-};
 use quadtex_sampler::{AddressMode, BorderColor, CompareOp, Filter, MipmapMode, ReductionMode};
+use quadtex_scene::{
+    Error, GradientDirection, Mesh, MeshSource, NoiseBasis, PcfMode, Procedural, ProceduralShape,
+    Scene, Shader, TextureSource, MIP_LEVEL_COLORS,
+};
 
 fn scenes_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes")
 }
 
-fn parse(text: &str) -> Result<Scene, SceneError> {
+fn parse(text: &str) -> Result<Scene, Error> {
     Scene::from_toml_str(text, scenes_dir())
 }
 
@@ -484,7 +484,7 @@ fn transforms_scale_rotate_then_translate() {
 #[test]
 fn unknown_key_is_a_parse_error_naming_it() {
     let e = parse("[output]\nwidth = 64\ncolour = [1, 0, 0]\n").unwrap_err();
-    assert!(matches!(e, SceneError::Parse { .. }), "{e}");
+    assert!(matches!(e, Error::Parse { .. }), "{e}");
     let msg = e.to_string();
     assert!(msg.contains("unknown field `colour`"), "{msg}");
     let e = parse("[samplers.s]\nanisotropy = 4\n").unwrap_err();
@@ -495,7 +495,7 @@ fn unknown_key_is_a_parse_error_naming_it() {
 fn missing_texture_file_names_key_and_path() {
     let e = parse("[textures.wood]\nfile = \"assets/no_such_file.png\"\n").unwrap_err();
     match &e {
-        SceneError::MissingFile { key, path } => {
+        Error::MissingFile { key, path } => {
             assert_eq!(key, "textures.wood.file");
             assert!(
                 path.ends_with("assets/no_such_file.png"),
@@ -511,7 +511,7 @@ fn missing_texture_file_names_key_and_path() {
     )
     .unwrap_err();
     assert!(
-        matches!(&e, SceneError::MissingFile { key, .. } if key == "objects[0].file"),
+        matches!(&e, Error::MissingFile { key, .. } if key == "objects[0].file"),
         "{e}"
     );
 }
@@ -519,14 +519,14 @@ fn missing_texture_file_names_key_and_path() {
 #[test]
 fn missing_scene_file_is_an_io_error_naming_it() {
     let e = Scene::load(scenes_dir().join("no_such_scene.toml")).unwrap_err();
-    assert!(matches!(&e, SceneError::Io { path, .. } if path.ends_with("no_such_scene.toml")));
+    assert!(matches!(&e, Error::Io { path, .. } if path.ends_with("no_such_scene.toml")));
 }
 
 #[test]
 fn unknown_shader_names_the_key() {
     let e = parse("[materials.gold]\nshader = \"phong\"\n").unwrap_err();
     match &e {
-        SceneError::UnknownName {
+        Error::UnknownName {
             key, what, value, ..
         } => {
             assert_eq!(
@@ -546,7 +546,7 @@ fn unknown_shader_names_the_key() {
 fn unknown_format_and_sampler_names_name_the_key() {
     let e = parse("[textures.t]\nchecker = {}\nformat = \"R8G8B8A8_UNROM\"\n").unwrap_err();
     assert_eq!(e.key(), Some("textures.t.format"), "{e}");
-    assert!(matches!(e, SceneError::UnknownName { .. }));
+    assert!(matches!(e, Error::UnknownName { .. }));
     let e = parse("[samplers.s]\naddress_v = \"wrap\"\n").unwrap_err();
     assert_eq!(e.key(), Some("samplers.s.address_v"), "{e}");
     let e = parse("[samplers.s]\ncompare = \"lessequal\"\n").unwrap_err();
@@ -563,7 +563,7 @@ fn dangling_references_name_the_key_and_the_name() {
     )
     .unwrap_err();
     match &e {
-        SceneError::MissingReference { key, what, name } => {
+        Error::MissingReference { key, what, name } => {
             assert_eq!(
                 (key.as_str(), *what, name.as_str()),
                 ("objects[0].material", "material", "steel")
@@ -573,12 +573,12 @@ fn dangling_references_name_the_key_and_the_name() {
     }
     let e = parse("[materials.m]\nshader = \"unlit\"\ntexture = \"wood\"\n").unwrap_err();
     assert!(
-        matches!(&e, SceneError::MissingReference { key, what: "texture", name } if key == "materials.m.texture" && name == "wood"),
+        matches!(&e, Error::MissingReference { key, what: "texture", name } if key == "materials.m.texture" && name == "wood"),
         "{e}"
     );
     let e = parse("[materials.m]\nshader = \"unlit\"\nsampler = \"aniso\"\n").unwrap_err();
     assert!(
-        matches!(&e, SceneError::MissingReference { key, what: "sampler", .. } if key == "materials.m.sampler"),
+        matches!(&e, Error::MissingReference { key, what: "sampler", .. } if key == "materials.m.sampler"),
         "{e}"
     );
 }
@@ -683,7 +683,7 @@ fn shadow_projection_maps_the_covered_square_into_clip_space() {
     let side = light.direction.cross(Vec3::Y).normalize() * e;
     let p = m.project_point3(side);
     assert!(((p.x.abs().max(p.y.abs())) - 1.0).abs() < 1e-4, "{p}");
-    let no_shadow = quadtex_raster::scene::Light {
+    let no_shadow = quadtex_scene::Light {
         shadow: None,
         ..light
     };

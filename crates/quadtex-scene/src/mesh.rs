@@ -13,8 +13,8 @@ use std::path::Path;
 
 use glam::{Vec2, Vec3};
 
-use super::error::{invalid, Result, SceneError};
-use super::load::MAX_SCENE_TRIANGLES;
+use crate::error::{invalid, Error, Result};
+use crate::load::MAX_SCENE_TRIANGLES;
 
 /// An indexed triangle mesh.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -217,12 +217,11 @@ impl Mesh {
             ignore_lines: true,
             ..Default::default()
         };
-        let (models, _materials) =
-            tobj::load_obj(path, &opts).map_err(|source| SceneError::Obj {
-                key: key.to_owned(),
-                path: path.to_owned(),
-                source,
-            })?;
+        let (models, _materials) = tobj::load_obj(path, &opts).map_err(|source| Error::Obj {
+            key: key.to_owned(),
+            path: path.to_owned(),
+            source,
+        })?;
         // Counted before anything is copied: the file's triangles against
         // the scene's, and the copies reserved fallibly.
         let vertices: usize = models.iter().map(|m| m.mesh.positions.len() / 3).sum();

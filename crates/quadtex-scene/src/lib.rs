@@ -1,31 +1,103 @@
-//! Scene files: the TOML format documented in `scenes/README.md`, loaded
-//! into plain data a renderer consumes: a [`Camera`], [`Output`] settings,
-//! textures (as sampler [`TextureHeader`]s over `Arc<Texture>`), sampler
+//! `quadtex-scene`: scene files for the quadtex rasterizer.
+//!
+//! A scene is one TOML file (the format `scenes/README.md` documents): a
+//! [`Camera`], [`Output`] settings, textures (files or [`Procedural`]
+//! generators, as sampler [`TextureHeader`]s over `Arc<Texture>`), sampler
 //! states ([`SamplerHeader`]), [`Material`]s naming a built-in [`Shader`],
 //! [`Object`]s (a [`Mesh`] with a [`Transform`]) and directional
-//! [`Light`]s with optional [`Shadow`] maps.
+//! [`Light`]s with optional [`Shadow`] maps. [`Scene::load`] reads one into
+//! plain data; [`render_scene`] renders it with `quadtex-raster`.
 //!
 //! Loading resolves and validates everything: files are read relative to
 //! the scene file, procedural textures are built, meshes generated, and
 //! every name a material or object refers to exists. A renderer never sees
-//! a dangling name or an invalid sampler. Errors are [`SceneError`]s naming
-//! the key (`materials.ground.sampler`) or path at fault.
+//! a dangling name or an invalid sampler. Errors are [`Error`]s naming
+//! the key (`materials.ground.sampler`) or path at fault; the `MAX_*`
+//! constants bound what one scene may ask for.
 //!
-//! [`render_scene`] turns a loaded scene into a picture: shadow-map pass,
-//! one draw per object with its material's built-in shader, MSAA resolve.
+//! [`render_scene`] (or [`render_scene_with`], to reuse one
+//! [`Renderer`](quadtex_raster::Renderer)) turns a loaded scene into a
+//! picture: shadow-map pass, one draw per object with its material's
+//! built-in shader (`quadtex_raster::builtin`), MSAA resolve, with
+//! [`RenderOptions`] (size, samples, threads, sampler profile, turntable
+//! frame). `quadtex render` is this behind a command line.
 //!
-//! Not here: rasterizing, shading and the shaders themselves.
+//! Not here: rasterizing, shading and the shaders themselves
+//! (`quadtex-raster`), what a texture is (`quadtex-format`) and how it is
+//! read (`quadtex-sampler`).
+//!
+//! # Example
+//!
+//! A checkered floor and a lit sphere, from text, rendered at 64x36:
+//!
+//! ```
+//! use quadtex_scene::{render_scene, RenderOptions, Scene, Shader};
+//!
+//! let text = r#"
+//! [camera]
+//! position = [0.0, 2.0, 4.0]
+//! target = [0.0, 0.0, 0.0]
+//!
+//! [output]
+//! width = 64
+//! height = 36
+//! msaa = 4
+//!
+//! [textures.floor]
+//! checker = { squares = 8, colors = [[0.9, 0.9, 0.9], [0.2, 0.2, 0.2]] }
+//! size = 64
+//!
+//! [materials.floor]
+//! shader = "lambert"
+//! texture = "floor"
+//!
+//! [materials.ball]
+//! shader = "lambert"
+//! color = [0.8, 0.3, 0.2]
+//!
+//! [[objects]]
+//! mesh = "plane"
+//! scale = 6.0
+//! material = "floor"
+//!
+//! [[objects]]
+//! mesh = "sphere"
+//! translate = [0.0, 0.5, 0.0]
+//! material = "ball"
+//!
+//! [[lights]]
+//! direction = [-0.5, -1.0, -0.3]
+//! "#;
+//! // Relative file names (none here) would be resolved against ".".
+//! let scene = Scene::from_toml_str(text, ".")?;
+//! assert_eq!(scene.objects.len(), 2);
+//! assert_eq!(scene.material("ball").map(|m| m.shader), Some(Shader::Lambert));
+//!
+//! let picture = render_scene(&scene, &RenderOptions { threads: 1, ..RenderOptions::default() })?;
+//! assert_eq!((picture.image.width(), picture.image.height()), (64, 36));
+//! assert_eq!(picture.msaa, 4);
+//! assert!(picture.total_quads() > 0);
+//!
+//! // A bad key is an error naming it.
+//! let e = Scene::from_toml_str("[materials.m]\nshader = \"glossy\"\n", ".").unwrap_err();
+//! assert_eq!(e.key(), Some("materials.m.shader"));
+//! # Ok::<(), quadtex_scene::Error>(())
+//! ```
+//!
+//! A scene file from disk, and what it holds:
 //!
 //! ```no_run
-//! use quadtex_raster::scene::Scene;
+//! use quadtex_scene::Scene;
 //! let scene = Scene::load("scenes/showcase.toml")?;
 //! for object in &scene.objects {
 //!     let material = scene.material(&object.material).expect("validated");
 //!     let _model = object.transform.matrix();
 //!     let _ = (material.shader, object.mesh.indices.len());
 //! }
-//! # Ok::<(), quadtex_raster::scene::SceneError>(())
+//! # Ok::<(), quadtex_scene::Error>(())
 //! ```
+
+#![deny(unsafe_code)]
 
 mod error;
 mod file;
@@ -40,9 +112,10 @@ use std::sync::Arc;
 
 use glam::{Mat3, Mat4, Quat, Vec2, Vec3, Vec4};
 use quadtex_format::TextureFormat;
+use quadtex_raster::ColorFormat;
 use quadtex_sampler::{AddressMode, SamplerHeader, TextureHeader};
 
-pub use error::{Result, SceneError};
+pub use error::{Error, Result};
 pub use load::{
     MAX_ANISOTROPY, MAX_FRAMES, MAX_LIGHTS, MAX_OBJECTS, MAX_OBJ_BYTES, MAX_SCENE_GENERATED_TEXELS,
     MAX_SCENE_TEXTURE_BYTES, MAX_SCENE_TRIANGLES,
@@ -84,7 +157,7 @@ impl Scene {
     /// inside it are resolved against the file's folder.
     pub fn load(path: impl AsRef<Path>) -> Result<Scene> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| SceneError::Io {
+        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
             path: path.to_owned(),
             source,
         })?;
@@ -243,8 +316,8 @@ pub struct Output {
     /// Clear colour, linear RGBA.
     pub clear: Vec4,
     /// The colour target's format (the file's `format`, a
-    /// [`ColorFormat::name`](crate::ColorFormat::name)).
-    pub format: crate::ColorFormat,
+    /// [`ColorFormat::name`]).
+    pub format: ColorFormat,
 }
 
 impl Default for Output {
@@ -256,7 +329,7 @@ impl Default for Output {
             height: 360,
             msaa: 1,
             clear: Vec4::new(0.0, 0.0, 0.0, 1.0),
-            format: crate::ColorFormat::Rgba8Srgb,
+            format: ColorFormat::Rgba8Srgb,
         }
     }
 }

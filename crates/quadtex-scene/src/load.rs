@@ -10,25 +10,26 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3, Vec4};
 use quadtex_format::io::ColorSpace;
 use quadtex_format::{Layout, Texture, TextureFormat, TextureKind};
+use quadtex_raster::error::MAX_TARGET_SAMPLES;
+use quadtex_raster::ColorFormat;
 use quadtex_sampler::{
     AddressMode, BorderColor, CompareOp, Filter, MipmapMode, ReductionMode, SamplerHeader, Swizzle,
     TextureHeader,
 };
 
-use super::error::{invalid, Result, SceneError};
-use super::file::{
+use crate::error::{invalid, Error, Result};
+use crate::file::{
     BorderFile, CameraFile, LightFile, MaterialFile, ObjectFile, OutputFile, SamplerFile,
     ScaleFile, SceneFile, TextureFile,
 };
-use super::mesh::Mesh;
-use super::procedural::{
+use crate::mesh::Mesh;
+use crate::procedural::{
     GradientDirection, NoiseBasis, Procedural, ProceduralShape, MIP_LEVEL_COLORS,
 };
-use super::{
+use crate::{
     Camera, Light, Material, MeshSource, Object, Output, PcfMode, Scene, SceneTexture, Shader,
     Shadow, TextureSource, Transform, Turntable,
 };
-use crate::error::MAX_TARGET_SAMPLES;
 
 /// The largest procedural texture extent on any axis.
 const MAX_PROCEDURAL_EXTENT: u32 = 4096;
@@ -140,7 +141,7 @@ const MAX_OUTPUT_EXTENT: u32 = 16384;
 const MAX_SHADOW_SIZE: u32 = 8192;
 
 pub(crate) fn from_str(text: &str, base: &Path, path: &Path) -> Result<Scene> {
-    let file: SceneFile = toml::from_str(text).map_err(|e| SceneError::Parse {
+    let file: SceneFile = toml::from_str(text).map_err(|e| Error::Parse {
         path: path.to_owned(),
         source: Box::new(e),
     })?;
@@ -292,7 +293,7 @@ fn parse_name<T: Copy>(
         .iter()
         .find(|(n, _)| *n == value)
         .map(|(_, v)| *v)
-        .ok_or_else(|| SceneError::UnknownName {
+        .ok_or_else(|| Error::UnknownName {
             key: key.to_owned(),
             what,
             value: value.to_owned(),
@@ -372,12 +373,12 @@ fn output(o: OutputFile) -> Result<Output> {
         },
         format: match &o.format {
             None => d.format,
-            Some(name) => crate::ColorFormat::from_name(name).ok_or_else(|| {
+            Some(name) => ColorFormat::from_name(name).ok_or_else(|| {
                 invalid(
                     "output.format",
                     format!(
                         "{name:?} is not a colour target format ({})",
-                        crate::ColorFormat::ALL.map(|f| f.name()).join(", ")
+                        ColorFormat::ALL.map(|f| f.name()).join(", ")
                     ),
                 )
             })?,
@@ -419,7 +420,7 @@ const KINDS: [(&str, TextureKind); 4] = [
 
 fn parse_format(name: &str, key: &str) -> Result<TextureFormat> {
     name.parse::<TextureFormat>()
-        .map_err(|_| SceneError::UnknownName {
+        .map_err(|_| Error::UnknownName {
             key: key.to_owned(),
             what: "texture format",
             value: name.to_owned(),
@@ -474,12 +475,10 @@ fn texture(
     let mut st = match (&t.file, plan) {
         (Some(f), _) => file_texture(t, f, key, base, budget)?,
         (None, Some((generator, shape))) => {
-            let (_, header) = generator
-                .build(&shape)
-                .map_err(|source| SceneError::Texture {
-                    key: key.to_owned(),
-                    source,
-                })?;
+            let (_, header) = generator.build(&shape).map_err(|source| Error::Texture {
+                key: key.to_owned(),
+                source,
+            })?;
             SceneTexture {
                 header,
                 source: TextureSource::Procedural(generator),
@@ -489,7 +488,7 @@ fn texture(
         (None, None) => return Err(invalid(key, "has no source")),
     };
     if let Some(s) = &t.swizzle {
-        st.header.swizzle = Swizzle::parse4(s).ok_or_else(|| SceneError::UnknownName {
+        st.header.swizzle = Swizzle::parse4(s).ok_or_else(|| Error::UnknownName {
             key: format!("{key}.swizzle"),
             what: "swizzle",
             value: s.clone(),
@@ -499,7 +498,7 @@ fn texture(
     if let Some(c) = t.min_lod_clamp {
         st.header.min_lod_clamp = finite(c, &format!("{key}.min_lod_clamp"))?;
     }
-    st.header.validate().map_err(|source| SceneError::Sampler {
+    st.header.validate().map_err(|source| Error::Sampler {
         key: key.to_owned(),
         source,
     })?;
@@ -532,7 +531,7 @@ fn file_texture(
     let path = base.join(name);
     let fkey = format!("{key}.file");
     if !path.is_file() {
-        return Err(SceneError::MissingFile { key: fkey, path });
+        return Err(Error::MissingFile { key: fkey, path });
     }
     let srgb = t.srgb.unwrap_or(true);
     let cs = if srgb {
@@ -540,7 +539,7 @@ fn file_texture(
     } else {
         ColorSpace::Linear
     };
-    let terr = |source| SceneError::Texture {
+    let terr = |source| Error::Texture {
         key: fkey.clone(),
         source,
     };
@@ -886,7 +885,7 @@ fn sampler(s: &SamplerFile, key: &str) -> Result<SamplerHeader> {
     if let Some(r) = &s.reduction {
         h.reduction = parse_name(r, &k("reduction"), "reduction mode", &REDUCTIONS)?;
     }
-    h.validate().map_err(|source| SceneError::Sampler {
+    h.validate().map_err(|source| Error::Sampler {
         key: key.to_owned(),
         source,
     })?;
@@ -905,26 +904,20 @@ fn material(
     let shader = parse_name(&m.shader, &k("shader"), "shader", &shaders)?;
     let d = Material::default();
     let tex = match &m.texture {
-        Some(n) => Some(
-            textures
-                .get(n)
-                .ok_or_else(|| SceneError::MissingReference {
-                    key: k("texture"),
-                    what: "texture",
-                    name: n.clone(),
-                })?,
-        ),
+        Some(n) => Some(textures.get(n).ok_or_else(|| Error::MissingReference {
+            key: k("texture"),
+            what: "texture",
+            name: n.clone(),
+        })?),
         None => None,
     };
     let samp = match &m.sampler {
-        Some(n) => *samplers
-            .get(n)
-            .ok_or_else(|| SceneError::MissingReference {
-                key: k("sampler"),
-                what: "sampler",
-                name: n.clone(),
-            })?,
-        None => super::default_sampler(),
+        Some(n) => *samplers.get(n).ok_or_else(|| Error::MissingReference {
+            key: k("sampler"),
+            what: "sampler",
+            name: n.clone(),
+        })?,
+        None => crate::default_sampler(),
     };
     let wanted: &[TextureKind] = match shader {
         Shader::Reflect => &[TextureKind::Cube],
@@ -952,13 +945,13 @@ fn material(
                     quadtex_format::TextureDesc::d2(TextureFormat::Rgba8Unorm, 1, 1).with_levels(1),
                     Layout::Linear,
                 )
-                .map_err(|source| SceneError::Texture {
+                .map_err(|source| Error::Texture {
                     key: k("texture"),
                     source,
                 })?,
             ));
             samp.validate_with(&white)
-                .map_err(|source| SceneError::Sampler {
+                .map_err(|source| Error::Sampler {
                     key: k("sampler"),
                     source,
                 })?;
@@ -977,7 +970,7 @@ fn material(
                 ));
             }
             samp.validate_with(&t.header)
-                .map_err(|source| SceneError::Sampler {
+                .map_err(|source| Error::Sampler {
                     key: k("sampler"),
                     source,
                 })?;
@@ -1083,13 +1076,13 @@ fn object(
                 .ok_or_else(|| invalid(k("file"), "an obj mesh needs a file"))?;
             let path = base.join(f);
             if !path.is_file() {
-                return Err(SceneError::MissingFile {
+                return Err(Error::MissingFile {
                     key: k("file"),
                     path,
                 });
             }
             let len = std::fs::metadata(&path)
-                .map_err(|source| SceneError::Io {
+                .map_err(|source| Error::Io {
                     path: path.clone(),
                     source,
                 })?
@@ -1116,8 +1109,8 @@ fn object(
                 MeshSource::Cube => Mesh::cube(),
                 MeshSource::Sphere { segments, rings } => {
                     Mesh::sphere(*segments, *rings).map_err(|e| match e {
-                        SceneError::InvalidValue { key: f, reason } => {
-                            SceneError::InvalidValue { key: k(&f), reason }
+                        Error::InvalidValue { key: f, reason } => {
+                            Error::InvalidValue { key: k(&f), reason }
                         }
                         other => other,
                     })?
@@ -1159,7 +1152,7 @@ fn object(
         scale,
     };
     if !materials.contains_key(&o.material) {
-        return Err(SceneError::MissingReference {
+        return Err(Error::MissingReference {
             key: k("material"),
             what: "material",
             name: o.material.clone(),

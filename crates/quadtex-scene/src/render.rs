@@ -5,8 +5,9 @@
 //!
 //! What lives here: the glue between the scene data and the rasterizer,
 //! and [`RenderOptions`] (the command line's overrides). What does not:
-//! parsing scene files (`load`), the shaders themselves (`builtin`), PNG
-//! files (the caller saves [`RenderedScene::image`]).
+//! parsing scene files (`load`), the shaders themselves
+//! ([`quadtex_raster::builtin`]), PNG files (the caller saves
+//! [`RenderedScene::image`]).
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -15,17 +16,14 @@ use glam::{Mat4, Vec2, Vec3};
 use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat};
 use quadtex_sampler::{Profile, SamplerHeader, TextureHeader};
 
-use super::{Light, Material, MeshSource, Object, PcfMode, Scene, Shader};
-use crate::builtin::{
-    EdgeDetect, Lambert, MipHeatmap, Reflect, ShadowFilter, Shadowed, Terrain, Unlit, VolumeSlice,
+use quadtex_raster::{
+    shader_fn, ColorFormat, ColorTarget, CullMode, DepthFormat, DrawCall, DrawState, EdgeDetect,
+    FragmentShader, Frame, Lambert, Mesh as RasterMesh, MipHeatmap, Reflect, Renderer,
+    ShadowFilter, Shadowed, Stats, Terrain, TextureBinding, Unlit, VolumeSlice,
 };
+
 use crate::error::{Error, Result};
-use crate::mesh::Mesh as RasterMesh;
-use crate::pipeline::{CullMode, DepthFormat, DrawCall, DrawState, Frame};
-use crate::render::Renderer;
-use crate::shader::{shader_fn, FragmentShader, TextureBinding};
-use crate::stats::Stats;
-use crate::target::{ColorFormat, ColorTarget};
+use crate::{Light, Material, MeshSource, Object, PcfMode, Scene, Shader};
 
 /// The texture profiles [`profile_from_name`] knows, by name.
 pub const PROFILE_NAMES: [&str; 4] = ["vulkan", "nv_sass", "ptx", "d3d11"];
@@ -60,7 +58,7 @@ pub struct RenderOptions {
     /// (`output.format`, `R8G8B8A8_SRGB` unless it says otherwise).
     pub format: Option<ColorFormat>,
     /// Turntable frame `(index, count)`: the camera orbits as
-    /// [`Camera::at_frame`](super::Camera::at_frame) says. `None` renders
+    /// [`Camera::at_frame`](crate::Camera::at_frame) says. `None` renders
     /// the camera as written.
     pub frame: Option<(u32, u32)>,
 }
@@ -121,7 +119,7 @@ pub fn render_scene(scene: &Scene, options: &RenderOptions) -> Result<RenderedSc
 /// orthographic pass, converted to a `D32`/`D24` texture the `shadowed`
 /// shader reads with a compare sampler or a compare gather), then every
 /// object in file order as a draw with its material's shader, then the
-/// MSAA resolve through [`MsaaResolve`](crate::MsaaResolve)'s fetches.
+/// MSAA resolve through [`MsaaResolve`](quadtex_raster::MsaaResolve)'s fetches.
 pub fn render_scene_with(
     renderer: &Renderer,
     scene: &Scene,

@@ -1,15 +1,14 @@
-//! The scene loader's error type: every way a scene file can be wrong, each
-//! naming the key (`materials.ground.shader`) or the path concerned.
-//!
-//! The rasterizer's own errors do not live here; this type is meant to
-//! become one variant family of the crate's error type when the two meet.
+//! The crate's error type: every way a scene file can be wrong, each
+//! naming the key (`materials.ground.shader`) or the path concerned, and
+//! what can go wrong rendering a loaded scene (a render option out of
+//! range, or the rasterizer's own [`quadtex_raster::Error`]).
 
 use std::path::PathBuf;
 
-/// Everything that can go wrong loading a scene.
+/// Everything that can go wrong loading or rendering a scene.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
-pub enum SceneError {
+pub enum Error {
     /// The scene file (or a file it names) could not be read.
     #[error("cannot read {path}: {source}")]
     Io {
@@ -97,31 +96,53 @@ pub enum SceneError {
         #[source]
         source: tobj::LoadError,
     },
+    /// A [`RenderOptions`](crate::RenderOptions) value is out of range, or
+    /// the scene cannot be drawn as the options ask (`option` names it:
+    /// `width`, `msaa`, `frame`, `material`, ...).
+    #[error("{option}: {reason}")]
+    InvalidOption {
+        /// The option.
+        option: &'static str,
+        /// What is wrong with its value.
+        reason: String,
+    },
+    /// The rasterizer failed rendering the scene (a target too large for
+    /// the memory, a thread pool that could not be built, ...).
+    #[error(transparent)]
+    Raster(#[from] quadtex_raster::Error),
+    /// A format-crate error while rendering (a texture the renderer builds
+    /// for itself).
+    #[error(transparent)]
+    Format(#[from] quadtex_format::Error),
 }
 
-impl SceneError {
-    /// The key the error names, where it names one (parse errors carry
-    /// theirs in the message).
+impl Error {
+    /// The scene-file key the error names, where it names one (parse errors
+    /// carry theirs in the message; render errors name none).
     pub fn key(&self) -> Option<&str> {
         match self {
-            SceneError::MissingFile { key, .. }
-            | SceneError::UnknownName { key, .. }
-            | SceneError::MissingReference { key, .. }
-            | SceneError::InvalidValue { key, .. }
-            | SceneError::Texture { key, .. }
-            | SceneError::Sampler { key, .. }
-            | SceneError::Obj { key, .. } => Some(key),
-            SceneError::Io { .. } | SceneError::Parse { .. } => None,
+            Error::MissingFile { key, .. }
+            | Error::UnknownName { key, .. }
+            | Error::MissingReference { key, .. }
+            | Error::InvalidValue { key, .. }
+            | Error::Texture { key, .. }
+            | Error::Sampler { key, .. }
+            | Error::Obj { key, .. } => Some(key),
+            Error::Io { .. }
+            | Error::Parse { .. }
+            | Error::InvalidOption { .. }
+            | Error::Raster(_)
+            | Error::Format(_) => None,
         }
     }
 }
 
-/// The scene loader's result type.
-pub type Result<T, E = SceneError> = std::result::Result<T, E>;
+/// `Result` with [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// An [`SceneError::InvalidValue`] at `key`.
-pub(crate) fn invalid(key: impl Into<String>, reason: impl Into<String>) -> SceneError {
-    SceneError::InvalidValue {
+/// An [`Error::InvalidValue`] at `key`.
+pub(crate) fn invalid(key: impl Into<String>, reason: impl Into<String>) -> Error {
+    Error::InvalidValue {
         key: key.into(),
         reason: reason.into(),
     }

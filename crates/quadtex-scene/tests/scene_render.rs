@@ -1,8 +1,8 @@
 //! `render_scene`: scene data to pictures. Each test renders a small scene
 //! from text and checks pixel values the scene determines.
 
-use quadtex_raster::scene::{render_scene, RenderOptions, Scene};
-use quadtex_raster::{ColorFormat, ColorTarget, Error};
+use quadtex_raster::{ColorFormat, ColorTarget};
+use quadtex_scene::{render_scene, Error, RenderOptions, Scene};
 
 fn scene(text: &str) -> Scene {
     Scene::from_toml_str(text, env!("CARGO_MANIFEST_DIR")).expect("scene")
@@ -10,7 +10,7 @@ fn scene(text: &str) -> Scene {
 
 /// Renders into an `R32G32B32A32_SFLOAT` target, so that the tests see
 /// the shaders' values unrounded.
-fn render(text: &str) -> quadtex_raster::RenderedScene {
+fn render(text: &str) -> quadtex_scene::RenderedScene {
     let options = RenderOptions {
         format: Some(ColorFormat::Rgba32Float),
         ..RenderOptions::default()
@@ -228,12 +228,29 @@ fn bad_options_are_typed_errors() {
 }
 
 #[test]
-fn scene_errors_convert_into_the_crate_error() {
-    let e: Error = Scene::from_toml_str("[camera]\nfov = 3\n", ".")
-        .expect_err("unknown key")
-        .into();
-    assert!(matches!(e, Error::Scene(_)));
+fn load_and_rasterizer_errors_are_the_crate_error() {
+    let e: Error = Scene::from_toml_str("[camera]\nfov = 3\n", ".").expect_err("unknown key");
+    assert!(matches!(e, Error::Parse { .. }));
     assert!(e.to_string().contains("fov"), "{e}");
+    // The rasterizer's own errors come through wrapped, message unchanged.
+    let s = scene("[output]\nwidth = 8\nheight = 8\n");
+    let options = RenderOptions {
+        threads: quadtex_raster::MAX_THREADS + 1,
+        ..RenderOptions::default()
+    };
+    match render_scene(&s, &options) {
+        Err(Error::Raster(
+            e @ quadtex_raster::Error::InvalidOption {
+                option: "threads", ..
+            },
+        )) => {
+            let message = e.to_string();
+            let wrapped = Error::from(e);
+            assert_eq!(wrapped.to_string(), message);
+            assert_eq!(wrapped.key(), None);
+        }
+        other => panic!("{other:?}"),
+    }
 }
 
 #[test]
@@ -283,32 +300,4 @@ material = "m"
         a.bytes() == written.bytes(),
         "frame 0 is not the camera as written"
     );
-}
-
-#[test]
-fn depth_only_frames_keep_depth_and_skip_colour() {
-    use std::sync::Arc;
-    let mesh = Arc::new(quadtex_raster::Mesh::rect(
-        glam::Vec2::splat(-0.5),
-        glam::Vec2::splat(0.5),
-    ));
-    let shader = quadtex_raster::shader_fn(Vec::new(), |_, out| *out = [[1.0; 4]; 4]);
-    let mut frame = quadtex_raster::Frame::new(16, 16);
-    frame.draw(quadtex_raster::DrawCall::new(
-        mesh,
-        glam::Mat4::from_translation(glam::Vec3::new(0.0, 0.0, 0.25)),
-        shader,
-    ));
-    let renderer = quadtex_raster::Renderer::new(1).unwrap();
-    let with_color = renderer.render(&frame).unwrap();
-    frame.color = false;
-    let depth_only = renderer.render(&frame).unwrap();
-    assert_eq!(
-        (depth_only.color.width(), depth_only.color.height()),
-        (0, 0)
-    );
-    assert!(depth_only.color.values().is_empty());
-    assert_eq!(depth_only.depth, with_color.depth);
-    assert_eq!(depth_only.depth.sample(8, 8, 0), Some(0.25));
-    assert_eq!(depth_only.stats.quads, with_color.stats.quads);
 }

@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use quadtex_raster::scene::{
-    Scene, SceneError, MAX_FRAMES, MAX_LIGHTS, MAX_OBJECTS, MAX_OBJ_BYTES, MAX_SCENE_TEXTURE_BYTES,
+use quadtex_scene::{
+    Error, Scene, MAX_FRAMES, MAX_LIGHTS, MAX_OBJECTS, MAX_OBJ_BYTES, MAX_SCENE_TEXTURE_BYTES,
     MAX_SCENE_TRIANGLES,
 };
 
@@ -15,7 +15,7 @@ fn scenes_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenes")
 }
 
-fn parse(text: &str) -> Result<Scene, SceneError> {
+fn parse(text: &str) -> Result<Scene, Error> {
     Scene::from_toml_str(text, scenes_dir())
 }
 
