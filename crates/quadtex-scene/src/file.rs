@@ -6,6 +6,7 @@
 
 use std::collections::BTreeMap;
 
+use quadtex_sampler::desc::SamplerDesc;
 use serde::Deserialize;
 
 #[derive(Debug, Default, Deserialize)]
@@ -17,7 +18,7 @@ pub(crate) struct SceneFile {
     #[serde(default)]
     pub textures: BTreeMap<String, TextureFile>,
     #[serde(default)]
-    pub samplers: BTreeMap<String, SamplerFile>,
+    pub samplers: BTreeMap<String, SamplerDesc>,
     #[serde(default)]
     pub materials: BTreeMap<String, MaterialFile>,
     #[serde(default)]
@@ -107,37 +108,6 @@ pub(crate) struct NoiseFile {
 #[serde(deny_unknown_fields)]
 pub(crate) struct MipColoredFile {
     pub colors: Option<Vec<Vec<f32>>>,
-}
-
-/// A border: a named Vulkan border colour or four floats.
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-pub(crate) enum BorderFile {
-    Name(String),
-    Float([f32; 4]),
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct SamplerFile {
-    pub filter: Option<String>,
-    pub min_filter: Option<String>,
-    pub mag_filter: Option<String>,
-    pub mipmap_mode: Option<String>,
-    pub address: Option<String>,
-    pub address_u: Option<String>,
-    pub address_v: Option<String>,
-    pub address_w: Option<String>,
-    pub border: Option<BorderFile>,
-    pub border_int: Option<[u32; 4]>,
-    pub lod_bias: Option<f32>,
-    pub min_lod: Option<f32>,
-    pub max_lod: Option<f32>,
-    pub max_anisotropy: Option<f32>,
-    pub compare: Option<String>,
-    pub unnormalized: Option<bool>,
-    pub seamless_cube: Option<bool>,
-    pub reduction: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -12,15 +12,12 @@ use quadtex_format::io::ColorSpace;
 use quadtex_format::{Layout, Texture, TextureFormat, TextureKind};
 use quadtex_raster::error::MAX_TARGET_SAMPLES;
 use quadtex_raster::ColorFormat;
-use quadtex_sampler::{
-    AddressMode, BorderColor, CompareOp, Filter, MipmapMode, ReductionMode, SamplerHeader, Swizzle,
-    TextureHeader,
-};
+use quadtex_sampler::desc::{Number, SamplerDesc, ViewDesc};
+use quadtex_sampler::{BorderColor, SamplerHeader, TextureHeader};
 
 use crate::error::{invalid, Error, Result};
 use crate::file::{
-    BorderFile, CameraFile, LightFile, MaterialFile, ObjectFile, OutputFile, SamplerFile,
-    ScaleFile, SceneFile, TextureFile,
+    CameraFile, LightFile, MaterialFile, ObjectFile, OutputFile, ScaleFile, SceneFile, TextureFile,
 };
 use crate::mesh::Mesh;
 use crate::procedural::{
@@ -487,17 +484,20 @@ fn texture(
         // `from_str` plans every texture without a file.
         (None, None) => return Err(invalid(key, "has no source")),
     };
-    if let Some(s) = &t.swizzle {
-        st.header.swizzle = Swizzle::parse4(s).ok_or_else(|| Error::UnknownName {
-            key: format!("{key}.swizzle"),
-            what: "swizzle",
-            value: s.clone(),
-            expected: "four of r, g, b, a, 0, 1 (e.g. \"rgba\", \"rrr1\")".to_owned(),
-        })?;
-    }
     if let Some(c) = t.min_lod_clamp {
-        st.header.min_lod_clamp = finite(c, &format!("{key}.min_lod_clamp"))?;
+        finite(c, &format!("{key}.min_lod_clamp"))?;
     }
+    // The texture table's view fields, through the shared description.
+    let view = ViewDesc {
+        swizzle: t.swizzle.clone(),
+        min_lod_clamp: t.min_lod_clamp.map(|c| Number(c.into())),
+        base_level: Some(st.header.base_level),
+        level_count: Some(st.header.level_count),
+        base_layer: Some(st.header.base_layer),
+        layer_count: Some(st.header.layer_count),
+    };
+    view.apply(key, &mut st.header)
+        .map_err(|e| field_error(e, key))?;
     st.header.validate().map_err(|source| Error::Sampler {
         key: key.to_owned(),
         source,
@@ -745,151 +745,56 @@ fn procedural_plan(t: &TextureFile, key: &str) -> Result<(Procedural, Procedural
     Ok((generator, shape))
 }
 
-const FILTERS: [(&str, Filter); 2] = [("nearest", Filter::Nearest), ("linear", Filter::Linear)];
-const MIPMAP_MODES: [(&str, MipmapMode); 3] = [
-    ("none", MipmapMode::None),
-    ("nearest", MipmapMode::Nearest),
-    ("linear", MipmapMode::Linear),
-];
-const REDUCTIONS: [(&str, ReductionMode); 3] = [
-    ("weighted_average", ReductionMode::WeightedAverage),
-    ("min", ReductionMode::Min),
-    ("max", ReductionMode::Max),
-];
-const BORDERS: [(&str, BorderColor); 6] = [
-    (
-        "float_transparent_black",
-        BorderColor::FloatTransparentBlack,
-    ),
-    ("float_opaque_black", BorderColor::FloatOpaqueBlack),
-    ("float_opaque_white", BorderColor::FloatOpaqueWhite),
-    ("int_transparent_black", BorderColor::IntTransparentBlack),
-    ("int_opaque_black", BorderColor::IntOpaqueBlack),
-    ("int_opaque_white", BorderColor::IntOpaqueWhite),
-];
-
-fn address_modes() -> Vec<(&'static str, AddressMode)> {
-    [
-        AddressMode::Repeat,
-        AddressMode::MirroredRepeat,
-        AddressMode::ClampToEdge,
-        AddressMode::ClampToBorder,
-        AddressMode::MirrorClampToEdge,
-        AddressMode::ClampOgl,
-    ]
-    .into_iter()
-    .map(|m| (m.name(), m))
-    .collect()
-}
-
-fn compare_ops() -> Vec<(&'static str, CompareOp)> {
-    [
-        CompareOp::Never,
-        CompareOp::Less,
-        CompareOp::Equal,
-        CompareOp::LessOrEqual,
-        CompareOp::Greater,
-        CompareOp::NotEqual,
-        CompareOp::GreaterOrEqual,
-        CompareOp::Always,
-    ]
-    .into_iter()
-    .map(|m| (m.name(), m))
-    .collect()
-}
-
-fn sampler(s: &SamplerFile, key: &str) -> Result<SamplerHeader> {
+/// The sampler table `key`: the sampler crate's shared description
+/// ([`quadtex_sampler::desc`], the probe format's too) from
+/// [`SamplerHeader::default`], then what scenes add: a finite LOD range
+/// and bias, anisotropy at most [`MAX_ANISOTROPY`], and the header valid
+/// on its own.
+fn sampler(s: &SamplerDesc, key: &str) -> Result<SamplerHeader> {
     let k = |f: &str| format!("{key}.{f}");
-    let mut h = SamplerHeader::default();
-    if let Some(f) = &s.filter {
-        let f = parse_name(f, &k("filter"), "filter", &FILTERS)?;
-        h.min_filter = f;
-        h.mag_filter = f;
+    let h = s
+        .to_header(key, SamplerHeader::default(), None)
+        .map_err(|e| field_error(e, key))?;
+    for (name, v) in [
+        ("lod_bias", h.mip_lod_bias),
+        ("min_lod", h.min_lod),
+        ("max_lod", h.max_lod),
+        ("max_anisotropy", h.max_anisotropy),
+    ] {
+        finite(v, &k(name))?;
     }
-    if let Some(f) = &s.min_filter {
-        h.min_filter = parse_name(f, &k("min_filter"), "filter", &FILTERS)?;
-    }
-    if let Some(f) = &s.mag_filter {
-        h.mag_filter = parse_name(f, &k("mag_filter"), "filter", &FILTERS)?;
-    }
-    if let Some(m) = &s.mipmap_mode {
-        h.mipmap_mode = parse_name(m, &k("mipmap_mode"), "mipmap mode", &MIPMAP_MODES)?;
-    }
-    let modes = address_modes();
-    if let Some(a) = &s.address {
-        h.address = [parse_name(a, &k("address"), "address mode", &modes)?; 3];
-    }
-    for (i, (name, a)) in [
-        ("address_u", &s.address_u),
-        ("address_v", &s.address_v),
-        ("address_w", &s.address_w),
-    ]
-    .into_iter()
-    .enumerate()
-    {
-        if let Some(a) = a {
-            h.address[i] = parse_name(a, &k(name), "address mode", &modes)?;
+    if let BorderColor::Float(c) = h.border_color {
+        for v in c {
+            finite(v, &k("border"))?;
         }
     }
-    match (&s.border, s.border_int) {
-        (Some(_), Some(_)) => {
-            return Err(invalid(
-                k("border_int"),
-                "give border or border_int, not both",
-            ))
-        }
-        (Some(BorderFile::Name(n)), None) => {
-            h.border_color = parse_name(n, &k("border"), "border colour", &BORDERS)?;
-        }
-        (Some(BorderFile::Float(c)), None) => {
-            for v in c {
-                finite(*v, &k("border"))?;
-            }
-            h.border_color = BorderColor::Float(*c);
-        }
-        (None, Some(c)) => h.border_color = BorderColor::Int(c),
-        (None, None) => {}
-    }
-    if let Some(v) = s.lod_bias {
-        h.mip_lod_bias = finite(v, &k("lod_bias"))?;
-    }
-    if let Some(v) = s.min_lod {
-        h.min_lod = finite(v, &k("min_lod"))?;
-    }
-    if let Some(v) = s.max_lod {
-        h.max_lod = finite(v, &k("max_lod"))?;
-    }
-    if let Some(v) = s.max_anisotropy {
-        // An error rather than a clamp: Vulkan makes a value above
-        // maxSamplerAnisotropy invalid, and a scene asking for 4096 means
-        // something the renderer does not do. (Below 1 the sampler's own
-        // validation below refuses it.)
-        let v = finite(v, &k("max_anisotropy"))?;
-        if v > MAX_ANISOTROPY {
-            return Err(invalid(
-                k("max_anisotropy"),
-                format!("{v} is outside 1..={MAX_ANISOTROPY}"),
-            ));
-        }
-        h.max_anisotropy = v;
-    }
-    if let Some(c) = &s.compare {
-        h.compare = Some(parse_name(c, &k("compare"), "compare op", &compare_ops())?);
-    }
-    if let Some(u) = s.unnormalized {
-        h.unnormalized = u;
-    }
-    if let Some(u) = s.seamless_cube {
-        h.seamless_cube = u;
-    }
-    if let Some(r) = &s.reduction {
-        h.reduction = parse_name(r, &k("reduction"), "reduction mode", &REDUCTIONS)?;
+    // An error rather than a clamp: Vulkan makes a value above
+    // maxSamplerAnisotropy invalid, and a scene asking for 4096 means
+    // something the renderer does not do. (Below 1 the sampler's own
+    // validation below refuses it.)
+    if h.max_anisotropy > MAX_ANISOTROPY {
+        return Err(invalid(
+            k("max_anisotropy"),
+            format!("{} is outside 1..={MAX_ANISOTROPY}", h.max_anisotropy),
+        ));
     }
     h.validate().map_err(|source| Error::Sampler {
         key: key.to_owned(),
         source,
     })?;
     Ok(h)
+}
+
+/// A description's error as the scene's: a bad field is an invalid value
+/// at its key path; anything else is the sampler crate's, at `key`.
+fn field_error(e: quadtex_sampler::Error, key: &str) -> Error {
+    match e {
+        quadtex_sampler::Error::InvalidField { field, reason } => invalid(field, reason),
+        source => Error::Sampler {
+            key: key.to_owned(),
+            source,
+        },
+    }
 }
 
 fn material(
