@@ -5,7 +5,8 @@
 //! What lives here: the fetch of one quad ([`fetch`]), the fetch unit
 //! bound to one view that it runs on ([`QuadFetcher`]: per-view facts
 //! worked out once, decoders monomorphised per format), its literal
-//! scalar twin (`fetch_reference`), its arguments ([`FetchArgs`]), and the
+//! scalar twin (`fetch_reference`, a test hook behind the feature
+//! `test-hooks`), its arguments ([`FetchArgs`]), and the
 //! single-texel read and decode that `gather` shares (a twin of the
 //! private `Ctx::texel` of `reference.rs`, without the depth compare).
 //! What does not: filtered reads (`reference.rs`,
@@ -18,11 +19,11 @@
 
 use quadtex_format::{texel, SampleType, Subresource, Texel, Texture, TextureFormat, TextureKind};
 
-use crate::header::{SamplerHeader, Swizzle, TextureHeader};
-use crate::profile::Profile;
+use crate::header::{Swizzle, TextureHeader};
 use crate::quad::QuadResult;
-use crate::reference::Ctx;
 use crate::texels::{self, Fetch};
+#[cfg(feature = "test-hooks")]
+use crate::{header::SamplerHeader, profile::Profile, reference::Ctx};
 
 /// Everything a fetch takes besides the view and the running lanes.
 ///
@@ -76,10 +77,11 @@ pub fn fetch(view: &TextureHeader, args: &FetchArgs, running: u8) -> QuadResult 
     QuadFetcher::build(view, false).fetch(args, running)
 }
 
-/// [`fetch`] written out literally, lane by lane through the scalar
-/// reference context and the generic decoder: the twin that
-/// `tests/fetch_twin.rs` compares [`QuadFetcher`] with, bit for bit.
-#[doc(hidden)]
+/// Test hook (feature `test-hooks`): [`fetch`] written out literally, lane
+/// by lane through the scalar reference context and the generic decoder:
+/// the twin that `tests/fetch_twin.rs` compares [`QuadFetcher`] with, bit
+/// for bit.
+#[cfg(feature = "test-hooks")]
 pub fn fetch_reference(view: &TextureHeader, args: &FetchArgs, running: u8) -> QuadResult {
     let smp = SamplerHeader::default();
     let ctx = Ctx::new(view, &smp, &Profile::VULKAN);
@@ -96,6 +98,7 @@ pub fn fetch_reference(view: &TextureHeader, args: &FetchArgs, running: u8) -> Q
 }
 
 /// One lane of [`fetch_reference`], before the swizzle.
+#[cfg(feature = "test-hooks")]
 fn fetch_lane(ctx: &Ctx<'_>, args: &FetchArgs, lane: usize) -> (Texel, bool) {
     let view = ctx.view;
     let kind = view.kind;
@@ -467,7 +470,7 @@ impl<'a> Facts<'a> {
     }
 
     /// The level, layer and sample of a lane, with the bounds checks of
-    /// [`fetch_lane`] on them in the same terms.
+    /// `fetch_lane` (the scalar twin's) on them in the same terms.
     #[inline(always)]
     fn pick(&self, args: &FetchArgs, lane: usize) -> Option<Pick<'a>> {
         let view = self.view;
@@ -524,7 +527,8 @@ impl<'a> Facts<'a> {
     }
 
     /// A lane's texel at `pick` (`None`: out of bounds): the coordinate
-    /// checks of [`fetch_lane`], the read through `D` and the swizzle.
+    /// checks of `fetch_lane` (the scalar twin's), the read through `D`
+    /// and the swizzle.
     #[inline(always)]
     fn texel<D: Decode>(
         &self,

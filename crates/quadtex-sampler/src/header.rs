@@ -39,7 +39,9 @@ pub enum MipmapMode {
 }
 
 /// Texel addressing per axis (Vulkan `VkSamplerAddressMode` plus PTX's
-/// `clamp_ogl`).
+/// `clamp_ogl`). The ISAs' numeric codes for it live with their
+/// front-ends: [`ptx::addr_mode_code`](crate::isa::ptx::addr_mode_code)
+/// and [`sass::tsc_address_code`](crate::isa::sass::tsc_address_code).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum AddressMode {
     /// Wrap: `i mod size`.
@@ -83,33 +85,6 @@ impl AddressMode {
         ]
         .into_iter()
         .find(|m| m.name() == s)
-    }
-
-    /// PTX `txq.addr_mode_*` value: wrap 0, mirror 1, clamp_ogl 2,
-    /// clamp_to_edge 3, clamp_to_border 4 (PTX ISA 9.7.10.5, `txq`).
-    /// Mirror-clamp has no PTX name; it reports mirror.
-    pub const fn ptx_code(self) -> u32 {
-        match self {
-            AddressMode::Repeat => 0,
-            AddressMode::MirroredRepeat | AddressMode::MirrorClampToEdge => 1,
-            AddressMode::ClampOgl => 2,
-            AddressMode::ClampToEdge => 3,
-            AddressMode::ClampToBorder => 4,
-        }
-    }
-
-    /// NVIDIA TSC `ADDRESS_U/V/P` value: WRAP 0, MIRROR 1, CLAMP_TO_EDGE 2,
-    /// BORDER 3, CLAMP_OGL 4, MIRROR_ONCE_CLAMP_TO_EDGE 5 (docs/semantics.md
-    /// §5).
-    pub const fn tsc_code(self) -> u32 {
-        match self {
-            AddressMode::Repeat => 0,
-            AddressMode::MirroredRepeat => 1,
-            AddressMode::ClampToEdge => 2,
-            AddressMode::ClampToBorder => 3,
-            AddressMode::ClampOgl => 4,
-            AddressMode::MirrorClampToEdge => 5,
-        }
     }
 }
 

@@ -74,6 +74,23 @@
 //! assert!(QuadSampler::try_new(&ints, &linear, &Profile::VULKAN).is_err());
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! # Features
+//!
+//! - `serde` (off by default): the `desc` module, samplers and views as
+//!   description files write them (`SamplerDesc`, `ViewDesc`), with one
+//!   set of names and rules turning them into headers; the probe format
+//!   (`quadtex-probe`) and scene files (`quadtex-scene`) both use it.
+//! - `test-hooks` (off by default): test hooks for this crate's twin tests
+//!   and the fuzz targets (`quadtex-fuzz`), not part of the stable API:
+//!   the batched calls at a chosen SIMD width
+//!   (`QuadSampler::sample_quads_at_width`, `sample_quads_rgba_at_width`,
+//!   `gather_quads_at_width`), the planar kernel's quad count
+//!   (`QuadSampler::planar_kernel_quads`), whether a call or quad runs on
+//!   the SIMD kernels (`sample_uses_kernel`, `quad_uses_kernel`) and the
+//!   literal scalar twin of `fetch` (`fetch::fetch_reference`). The
+//!   integration tests that use them require the feature; `cargo test
+//!   --workspace` turns it on through `quadtex-fuzz`.
 
 #![deny(unsafe_code)]
 
@@ -152,6 +169,8 @@ pub struct QuadSampler<'a> {
     ctx: reference::Ctx<'a>,
     decoder: texels::Decoder,
     level: SimdLevel,
+    /// Quads the planar kernel has taken ([`Self::planar_kernel_quads`]).
+    #[cfg(feature = "test-hooks")]
     planar_quads: usize,
     /// The planar kernel's plan for the last `args` (none: not for it).
     plan: PlanSlot<'a, planar::Plan<'a>>,
@@ -190,6 +209,7 @@ impl<'a> QuadSampler<'a> {
             ctx,
             decoder,
             level: cpu::simd_level(),
+            #[cfg(feature = "test-hooks")]
             planar_quads: 0,
             plan: None,
             gather_plan: None,
@@ -208,11 +228,24 @@ impl<'a> QuadSampler<'a> {
         self.level = level.min(SimdLevel::detect());
     }
 
-    /// How many quads the planar kernel has sampled through this sampler
-    /// (for tests: the rest went quad by quad).
-    #[doc(hidden)]
+    /// Test hook (feature `test-hooks`): how many quads the planar kernel
+    /// has sampled or gathered through this sampler (the rest went quad by
+    /// quad).
+    #[cfg(feature = "test-hooks")]
     pub fn planar_kernel_quads(&self) -> usize {
         self.planar_quads
+    }
+
+    /// Counts `n` quads taken by the planar kernel, for the test hook
+    /// `planar_kernel_quads` (feature `test-hooks`; nothing without it).
+    #[inline(always)]
+    fn count_planar(&mut self, n: usize) {
+        #[cfg(feature = "test-hooks")]
+        {
+            self.planar_quads += n;
+        }
+        #[cfg(not(feature = "test-hooks"))]
+        let _ = n;
     }
 
     /// Why [`Self::sample_planar`] with `args` would not use the planar
@@ -362,17 +395,17 @@ impl<'a> QuadSampler<'a> {
         let mut q = 0;
         while q < n {
             let done = run(level, coords, out, q, n);
-            self.planar_quads += done;
+            self.count_planar(done);
             q += done;
             if q < n && n - q < group && padded_group(&run, level, coords, out, q, n) {
-                self.planar_quads += n - q;
+                self.count_planar(n - q);
                 return n;
             }
             let end = (q + group).min(n);
             while q < end {
                 if group > narrow.lanes() {
                     let done = run(narrow, coords, out, q, end);
-                    self.planar_quads += done;
+                    self.count_planar(done);
                     q += done;
                 }
                 if q < end {
@@ -450,10 +483,11 @@ impl<'a> QuadSampler<'a> {
         done
     }
 
-    /// [`Self::gather_quads`] at the SIMD level of `lanes` lanes (4, 8 or
-    /// 16, each as far as this CPU goes; anything else quad by quad), for
-    /// tests and profiling. Returns how many quads the planar kernel took.
-    #[doc(hidden)]
+    /// Test hook (feature `test-hooks`): [`Self::gather_quads`] at the
+    /// SIMD level of `lanes` lanes (4, 8 or 16, each as far as this CPU
+    /// goes; anything else quad by quad). Returns how many quads the
+    /// planar kernel took.
+    #[cfg(feature = "test-hooks")]
     pub fn gather_quads_at_width(
         &mut self,
         lanes: usize,
@@ -516,11 +550,11 @@ impl<'a> QuadSampler<'a> {
         )
     }
 
-    /// [`Self::sample_quads_rgba`] at the SIMD level of `lanes` lanes (4,
-    /// 8 or 16, each as far as this CPU goes; anything else quad by quad),
-    /// for tests and profiling. Returns how many quads the planar kernel
-    /// took.
-    #[doc(hidden)]
+    /// Test hook (feature `test-hooks`): [`Self::sample_quads_rgba`] at
+    /// the SIMD level of `lanes` lanes (4, 8 or 16, each as far as this CPU
+    /// goes; anything else quad by quad). Returns how many quads the
+    /// planar kernel took.
+    #[cfg(feature = "test-hooks")]
     pub fn sample_quads_rgba_at_width(
         &mut self,
         lanes: usize,
@@ -563,11 +597,11 @@ impl<'a> QuadSampler<'a> {
         })
     }
 
-    /// [`Self::sample_quads`] at the SIMD level of `lanes` lanes (4, 8 or
-    /// 16, each as far as this CPU goes; anything else quad by quad), for
-    /// tests and profiling of each level. Returns how many quads the
+    /// Test hook (feature `test-hooks`): [`Self::sample_quads`] at the
+    /// SIMD level of `lanes` lanes (4, 8 or 16, each as far as this CPU
+    /// goes; anything else quad by quad). Returns how many quads the
     /// planar kernel took.
-    #[doc(hidden)]
+    #[cfg(feature = "test-hooks")]
     pub fn sample_quads_at_width(
         &mut self,
         lanes: usize,
@@ -714,7 +748,7 @@ impl<'a> QuadSampler<'a> {
             taken += done;
             m = 0;
         }
-        self.planar_quads += taken;
+        self.count_planar(taken);
         taken
     }
 }
@@ -807,7 +841,8 @@ fn narrow_level() -> SimdLevel {
 }
 
 /// The SIMD level whose planar kernel runs `lanes` lanes (4, 8 or 16),
-/// as far as this CPU goes.
+/// as far as this CPU goes (for the `*_at_width` test hooks).
+#[cfg(feature = "test-hooks")]
 fn width_level(lanes: usize) -> Option<SimdLevel> {
     let level = match lanes {
         4 => narrow_level(),
@@ -863,9 +898,10 @@ pub fn integer_filtering(view: &TextureHeader, smp: &SamplerHeader, profile: &Pr
     reference::int_filter(view, smp, profile)
 }
 
-/// Whether [`sample`] runs this call on the SIMD kernels (the planar
-/// kernel or the per-quad one) rather than the scalar reference: for
-/// tests and profiling.
+/// Test hook (feature `test-hooks`): whether [`sample`] runs this call on
+/// the SIMD kernels (the planar kernel or the per-quad one) rather than
+/// the scalar reference.
+#[cfg(feature = "test-hooks")]
 pub fn sample_uses_kernel(
     view: &TextureHeader,
     smp: &SamplerHeader,
@@ -876,10 +912,11 @@ pub fn sample_uses_kernel(
     ctx.usable && (planar::Plan::new(&ctx, args).is_ok() || kernel::handles(&ctx, args))
 }
 
-/// Whether [`sample`] runs this particular quad on the SIMD kernels: the
-/// planar kernel took it (a cube quad whose footprint stays on its face,
-/// say), or the call is one the per-quad kernel covers. For tests and
-/// profiling.
+/// Test hook (feature `test-hooks`): whether [`sample`] runs this
+/// particular quad on the SIMD kernels: the planar kernel took it (a cube
+/// quad whose footprint stays on its face, say), or the call is one the
+/// per-quad kernel covers.
+#[cfg(feature = "test-hooks")]
 pub fn quad_uses_kernel(
     view: &TextureHeader,
     smp: &SamplerHeader,

@@ -9,8 +9,10 @@
 //! variables by pool index), the texturing-mode rules (an explicit sampler
 //! operand is required in `texmode_independent` and refused in
 //! `texmode_unified`), operand shapes, the `-8..7` offset range, and result
-//! packing (`.f16`, `.f16x2`, the `|p` residency predicate). What does not:
-//! addressing, filtering and decoding, which are the cores'.
+//! packing (`.f16`, `.f16x2`, the `|p` residency predicate), and the codes
+//! `txq` reports in PTX's and CUDA's enumerations ([`addr_mode_code`],
+//! [`channel_data_type`], [`channel_order`], [`cuda_channel_kind`]). What
+//! does not: addressing, filtering and decoding, which are the cores'.
 //!
 //! The array layer of `.a1d`, `.a2d`, `.acube` and `.a2dms` is a `.u32`
 //! integer: it is converted exactly, with no rounding (docs/semantics.md §5).
@@ -33,6 +35,10 @@
 //! with its offset in every lane gives it.
 
 use std::collections::HashMap;
+
+mod codes;
+
+pub use codes::{addr_mode_code, channel_data_type, channel_order, cuda_channel_kind};
 
 use quadtex_format::{SampleType, TextureKind};
 
@@ -306,7 +312,7 @@ pub enum TxqQuery {
     /// `.filter_mode`: nearest 0, linear 1.
     FilterMode,
     /// `.addr_mode_0..2`: wrap 0, mirror 1, clamp_ogl 2, clamp_to_edge 3,
-    /// clamp_to_border 4.
+    /// clamp_to_border 4 ([`addr_mode_code`]).
     AddrMode(u8),
 }
 
@@ -497,7 +503,7 @@ pub struct Symbols {
     /// `txq.channel_data_type` / `.channel_order` per header index: the source
     /// language's enumerations, passed through (PTX ISA 9.7.10.5). Absent
     /// entries report the format's CUDA `cudaChannelFormatKind`
-    /// (`TextureFormat::channel_data_type`), CUDA's one enumeration for both.
+    /// ([`channel_data_type`]), CUDA's one enumeration for both.
     pub channel: HashMap<u32, [u32; 2]>,
 }
 
@@ -1397,7 +1403,7 @@ fn exec_txq(ctx: &PtxContext<'_>, t: &Txq, regs: &mut Regs) -> PtxResult<()> {
                     Filter::Nearest => 0,
                     Filter::Linear => 1,
                 },
-                TxqQuery::AddrMode(i) => s.address[usize::from(i.min(2))].ptx_code(),
+                TxqQuery::AddrMode(i) => addr_mode_code(s.address[usize::from(i.min(2))]),
                 _ => 0,
             },
         })
@@ -1420,7 +1426,7 @@ fn exec_txq(ctx: &PtxContext<'_>, t: &Txq, regs: &mut Regs) -> PtxResult<()> {
                 .copied()
                 .unwrap_or_else(|| {
                     let f = view.format();
-                    [f.channel_data_type(), f.channel_order()]
+                    [channel_data_type(f), channel_order(f)]
                 });
             let normalized = ctx.pools.sampler(h).is_some_and(|s| !s.unnormalized);
             v[lane] = texture_query(view, t.query, lod[lane], channel, normalized);

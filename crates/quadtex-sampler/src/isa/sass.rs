@@ -6,8 +6,9 @@
 //! instruction structs ([`Tld4`], [`TmmlLod`], [`Tex`], [`Tld`], [`Txq`],
 //! [`Instruction`]), their text parser ([`parse`]), operand decoding (the
 //! Ra/Rb packing tables and the alignment rules of the TMML reference, which
-//! TLD4 shares; docs/semantics.md §11), AOFFI/PTP unpacking and the
-//! destination write-back. What does not: the sampling, gather, fetch and
+//! TLD4 shares; docs/semantics.md §11), AOFFI/PTP unpacking, the
+//! destination write-back and the TSC encodings TXQ reports
+//! ([`tsc_address_code`]). What does not: the sampling, gather, fetch and
 //! query cores themselves ([`crate::sample()`], [`crate::gather()`],
 //! [`crate::fetch()`], [`crate::query_lod`], [`crate::query`]).
 //!
@@ -46,7 +47,9 @@ use quadtex_format::TextureKind;
 use super::groups;
 use crate::fetch::{fetch, FetchArgs};
 use crate::gather::{gather, GatherArgs, GatherOffsets};
-use crate::header::{BorderColor, Filter, HeaderType, MipmapMode, SamplerHeader, TextureHeader};
+use crate::header::{
+    AddressMode, BorderColor, Filter, HeaderType, MipmapMode, SamplerHeader, TextureHeader,
+};
 use crate::lod::query_lod;
 use crate::output::{to_words, write_masked, OutputType};
 use crate::pool::{ts_ptr_idx, Handle, Pools};
@@ -1327,6 +1330,20 @@ pub fn standard_sample_position(samples: u32, index: u32) -> Option<[f32; 2]> {
         .copied()
 }
 
+/// NVIDIA TSC `ADDRESS_U/V/P` value of `mode`, as TXQ's wrap query
+/// returns it: WRAP 0, MIRROR 1, CLAMP_TO_EDGE 2, BORDER 3, CLAMP_OGL 4,
+/// MIRROR_ONCE_CLAMP_TO_EDGE 5 (docs/semantics.md §5).
+pub const fn tsc_address_code(mode: AddressMode) -> u32 {
+    match mode {
+        AddressMode::Repeat => 0,
+        AddressMode::MirroredRepeat => 1,
+        AddressMode::ClampToEdge => 2,
+        AddressMode::ClampToBorder => 3,
+        AddressMode::ClampOgl => 4,
+        AddressMode::MirrorClampToEdge => 5,
+    }
+}
+
 /// A TSC fixed-point field: `v * 256` rounded to nearest even, clamped to
 /// `[lo, hi]`, as two's-complement bits in `mask`.
 fn tsc_fixed(v: f32, lo: i32, hi: i32, mask: u32) -> u32 {
@@ -1399,7 +1416,7 @@ pub fn txq_words(
         }
         TxqMode::Wrap => {
             let s = smp?;
-            let a = s.address.map(|m| m.tsc_code());
+            let a = s.address.map(tsc_address_code);
             [a[0], a[1], a[2], 0]
         }
         TxqMode::BorderColor => {
