@@ -7,7 +7,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use quadtex::raster::{ColorFormat, Error, Renderer, Stats, MAX_THREADS};
+use quadtex::raster::{ColorFormat, Error, ErrorKind, Renderer, Stats, MAX_THREADS};
 use quadtex::scene::{
     profile_from_name, render_scene_with, RenderOptions, Scene, MAX_FRAMES, PROFILE_NAMES,
 };
@@ -87,11 +87,16 @@ fn bad_input(message: impl Into<String>) -> Failure {
 /// Maps a rasterizer error to its exit status: option errors are bad
 /// input (2), anything else (writing, internal) is 1.
 fn failure(e: Error) -> Failure {
-    let code = match e {
-        Error::InvalidOption { .. }
-        | Error::Samples(_)
-        | Error::TooLarge(..)
-        | Error::Sampler(_) => 2,
+    raster_failure(&e)
+}
+
+/// [`failure`] of a borrowed error.
+fn raster_failure(e: &Error) -> Failure {
+    let code = match e.kind() {
+        ErrorKind::InvalidOption
+        | ErrorKind::Samples
+        | ErrorKind::TooLarge
+        | ErrorKind::Sampler => 2,
         _ => 1,
     };
     Failure {
@@ -105,10 +110,12 @@ fn failure(e: Error) -> Failure {
 /// rasterizer's errors map as [`failure`] says; a format error while
 /// rendering is 1.
 fn scene_failure(e: quadtex::scene::Error) -> Failure {
-    use quadtex::scene::Error as E;
-    match e {
-        E::Raster(e) => failure(e),
-        E::Format(_) => Failure {
+    use quadtex::scene::ErrorKind as K;
+    if let Some(raster) = e.raster() {
+        return raster_failure(raster);
+    }
+    match e.kind() {
+        K::Format => Failure {
             message: one_line(&e.to_string()),
             code: 1,
         },

@@ -93,7 +93,7 @@ pub use builtin::{
     EdgeDetect, Lambert, MipHeatmap, MsaaResolve, Reflect, ShadowFilter, Shadowed, Terrain, Unlit,
     VolumeSlice,
 };
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 /// The vector and matrix crate of the public API (positions, matrices,
 /// attributes), at the version the renderer was built with: use
 /// `quadtex_raster::glam` rather than a `glam` of your own, whose types

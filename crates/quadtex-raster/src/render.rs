@@ -149,33 +149,33 @@ fn overwrites_tile(frame: &Frame, tri: &Tri, tile: &TileBuf<'_>, offsets: &[(i64
 impl Renderer {
     /// A renderer on `threads` worker threads (0 means rayon's default:
     /// one per core), sampling with the Vulkan profile. More than
-    /// [`MAX_THREADS`] is an [`Error::InvalidOption`] for `threads`.
+    /// [`MAX_THREADS`] is an [`ErrorKind::InvalidOption`](crate::ErrorKind::InvalidOption) for `threads`.
     pub fn new(threads: usize) -> Result<Renderer> {
         if threads > MAX_THREADS {
-            return Err(Error::InvalidOption {
-                option: "threads",
-                reason: format!("{threads} is more than the {MAX_THREADS} allowed"),
-            });
+            return Err(Error::invalid_option(
+                "threads",
+                format!("{threads} is more than the {MAX_THREADS} allowed"),
+            ));
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .build()
-            .map_err(|e| Error::ThreadPool(e.to_string()))?;
+            .map_err(Error::thread_pool)?;
         Renderer::with_pool(Arc::new(pool))
     }
 
     /// A renderer on the application's own `pool` (one set of worker
     /// threads for its frames and for what the application does around
     /// them), sampling with the Vulkan profile. A pool of more than
-    /// [`MAX_THREADS`] threads is an [`Error::InvalidOption`] for
+    /// [`MAX_THREADS`] threads is an [`ErrorKind::InvalidOption`](crate::ErrorKind::InvalidOption) for
     /// `threads`.
     pub fn with_pool(pool: Arc<rayon::ThreadPool>) -> Result<Renderer> {
         let threads = pool.current_num_threads();
         if threads > MAX_THREADS {
-            return Err(Error::InvalidOption {
-                option: "threads",
-                reason: format!("a pool of {threads}, more than the {MAX_THREADS} allowed"),
-            });
+            return Err(Error::invalid_option(
+                "threads",
+                format!("a pool of {threads}, more than the {MAX_THREADS} allowed"),
+            ));
         }
         Ok(Renderer {
             pool,
@@ -208,7 +208,7 @@ impl Renderer {
     /// [`MAX_TARGET_EXTENT`], a mesh with more than [`MAX_ATTRIBUTES`]
     /// attributes, a shader binding that fails
     /// [`TextureBinding::validate`](crate::TextureBinding::validate), or
-    /// memory the allocator refuses ([`Error::OutOfMemory`]);
+    /// memory the allocator refuses ([`ErrorKind::OutOfMemory`](crate::ErrorKind::OutOfMemory));
     /// bad geometry (NaN or infinite positions, degenerate triangles,
     /// out-of-range indices) is dropped, non-finite attributes read 0.
     pub fn render(&self, frame: &Frame) -> Result<Rendered> {
@@ -232,23 +232,24 @@ impl Renderer {
     /// the size of the last one, as in an animation loop or a benchmark.
     /// The result is what [`Renderer::render`] returns, bit for bit.
     pub fn render_into(&self, frame: &Frame, out: &mut Rendered) -> Result<()> {
-        let positions = sample_positions(frame.samples).ok_or(Error::Samples(frame.samples))?;
+        let positions =
+            sample_positions(frame.samples).ok_or_else(|| Error::samples(frame.samples))?;
         let (w, h, s) = (frame.width, frame.height, frame.samples);
         if w as u64 * h as u64 * s as u64 > crate::error::MAX_TARGET_SAMPLES
             || w > MAX_TARGET_EXTENT
             || h > MAX_TARGET_EXTENT
         {
-            return Err(Error::TooLarge(w, h, s));
+            return Err(Error::too_large(w, h, s));
         }
         for d in &frame.draws {
             if d.mesh.attribute_count > MAX_ATTRIBUTES {
-                return Err(Error::InvalidOption {
-                    option: "attribute_count",
-                    reason: format!(
+                return Err(Error::invalid_option(
+                    "attribute_count",
+                    format!(
                         "a mesh with {} floats per vertex (at most {MAX_ATTRIBUTES})",
                         d.mesh.attribute_count
                     ),
-                });
+                ));
             }
             for b in d.shader.bindings() {
                 b.validate()?;
@@ -306,9 +307,11 @@ impl Renderer {
         let mut tris: Vec<Tri> = Vec::new();
         for v in per_draw {
             let v = v?;
-            tris.try_reserve(v.len()).map_err(|_| Error::OutOfMemory {
-                what: "triangles",
-                bytes: ((tris.len() + v.len()) * std::mem::size_of::<Tri>()) as u64,
+            tris.try_reserve(v.len()).map_err(|_| {
+                Error::out_of_memory(
+                    "triangles",
+                    ((tris.len() + v.len()) * std::mem::size_of::<Tri>()) as u64,
+                )
             })?;
             tris.extend(v);
         }

@@ -260,9 +260,11 @@ pub(crate) fn setup_draw(
                 if out.len() == out.capacity() {
                     // Doubling, as `push` would, but fallibly.
                     let more = out.len().max(64);
-                    out.try_reserve(more).map_err(|_| Error::OutOfMemory {
-                        what: "triangles",
-                        bytes: ((out.len() + more) * std::mem::size_of::<Tri>()) as u64,
+                    out.try_reserve(more).map_err(|_| {
+                        Error::out_of_memory(
+                            "triangles",
+                            ((out.len() + more) * std::mem::size_of::<Tri>()) as u64,
+                        )
                     })?;
                 }
                 out.push(tri);

@@ -14,7 +14,7 @@ use crate::pipeline::DepthFormat;
 use crate::simd::Wide;
 
 /// A vector of `n` copies of `value`, reserved fallibly: an
-/// [`Error::OutOfMemory`] naming `what` when the allocator refuses (or `n`
+/// [`ErrorKind::OutOfMemory`](crate::ErrorKind::OutOfMemory) naming `what` when the allocator refuses (or `n`
 /// elements do not fit in the address space), instead of the abort of
 /// `vec![value; n]`.
 pub(crate) fn try_filled<T: Clone>(what: &'static str, n: usize, value: T) -> Result<Vec<T>> {
@@ -24,7 +24,7 @@ pub(crate) fn try_filled<T: Clone>(what: &'static str, n: usize, value: T) -> Re
 }
 
 /// [`Vec::resize`] to `n` elements with the growth reserved fallibly:
-/// [`Error::OutOfMemory`] naming `what` instead of an abort.
+/// [`ErrorKind::OutOfMemory`](crate::ErrorKind::OutOfMemory) naming `what` instead of an abort.
 pub(crate) fn try_resize<T: Clone>(
     v: &mut Vec<T>,
     what: &'static str,
@@ -32,9 +32,11 @@ pub(crate) fn try_resize<T: Clone>(
     value: T,
 ) -> Result<()> {
     if let Some(extra) = n.checked_sub(v.len()) {
-        v.try_reserve_exact(extra).map_err(|_| Error::OutOfMemory {
-            what,
-            bytes: (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+        v.try_reserve_exact(extra).map_err(|_| {
+            Error::out_of_memory(
+                what,
+                (n as u64).saturating_mul(std::mem::size_of::<T>() as u64),
+            )
         })?;
     }
     v.resize(n, value);
@@ -530,14 +532,14 @@ impl ColorTarget {
             .and_then(|n| n.checked_mul(samples as u64))
             .and_then(|n| n.checked_mul(format.bytes() as u64));
         if want != Some(bytes.len() as u64) {
-            return Err(Error::InvalidOption {
-                option: "data",
-                reason: format!(
+            return Err(Error::invalid_option(
+                "data",
+                format!(
                     "a {width} x {height} {} target with {samples} samples holding {} bytes",
                     format.name(),
                     bytes.len()
                 ),
-            });
+            ));
         }
         Ok(ColorTarget {
             width,
@@ -649,16 +651,15 @@ impl ColorTarget {
     /// ([`Srgb8Encoder`], without a `powf` per channel).
     pub fn encode_png(&self) -> Result<Vec<u8>> {
         if self.width == 0 || self.height == 0 {
-            return Err(Error::EmptyTarget);
+            return Err(Error::empty_target());
         }
         let s = self.samples.max(1) as usize;
         let bpp = self.format.bytes();
         let mut bytes = Vec::new();
         let n = self.data.len() / bpp / s * 4;
-        bytes.try_reserve_exact(n).map_err(|_| Error::OutOfMemory {
-            what: "PNG pixels",
-            bytes: n as u64,
-        })?;
+        bytes
+            .try_reserve_exact(n)
+            .map_err(|_| Error::out_of_memory("PNG pixels", n as u64))?;
         for px in self.data.chunks_exact(bpp).step_by(s) {
             match self.format {
                 ColorFormat::Rgba8Srgb => bytes.extend_from_slice(px),
@@ -685,14 +686,15 @@ impl ColorTarget {
             self.height,
             image::ExtendedColorType::Rgba8,
         )
-        .map_err(|e| Error::Io(e.to_string()))?;
+        .map_err(Error::encode)?;
         Ok(png)
     }
 
     /// Writes [`ColorTarget::encode_png`] to `path`.
     pub fn save_png(&self, path: impl AsRef<std::path::Path>) -> Result<()> {
         let bytes = self.encode_png()?;
-        std::fs::write(path, bytes).map_err(|e| Error::Io(e.to_string()))
+        let path = path.as_ref();
+        std::fs::write(path, bytes).map_err(|e| Error::io(path, e))
     }
 
     /// Sample 0 of every pixel, as a single-sampled target of the same
@@ -1013,20 +1015,20 @@ fn copy_planes(
     data: &[u8],
 ) -> Result<Texture> {
     if width == 0 || height == 0 {
-        return Err(Error::EmptyTarget);
+        return Err(Error::empty_target());
     }
     let (w, h, s) = (width as usize, height as usize, samples.max(1) as usize);
     let mut tex = Texture::new(desc, Layout::Linear)?;
     let bytes = tex.bytes_mut();
     if bytes.len() != data.len() || data.len() != w * h * s * bpp {
-        return Err(Error::InvalidOption {
-            option: "data",
-            reason: format!(
+        return Err(Error::invalid_option(
+            "data",
+            format!(
                 "{} bytes of storage for a {width} x {height} target of {} bytes",
                 bytes.len(),
                 data.len()
             ),
-        });
+        ));
     }
     if s == 1 {
         bytes.copy_from_slice(data);
@@ -1065,7 +1067,7 @@ fn encode_planes(
     texel: impl Fn(usize) -> Texel,
 ) -> Result<Texture> {
     if width == 0 || height == 0 {
-        return Err(Error::EmptyTarget);
+        return Err(Error::empty_target());
     }
     let bpp = desc.format.block_bytes() as usize;
     let (w, h, s) = (width as usize, height as usize, samples as usize);
@@ -1075,21 +1077,21 @@ fn encode_planes(
         .checked_mul(h)
         .and_then(|n| n.checked_mul(s))
         .filter(|&n| n == len)
-        .ok_or_else(|| Error::InvalidOption {
-            option: "data",
-            reason: format!(
-                "a {width} x {height} target with {samples} samples holding {len} values"
-            ),
+        .ok_or_else(|| {
+            Error::invalid_option(
+                "data",
+                format!("a {width} x {height} target with {samples} samples holding {len} values"),
+            )
         })?;
     // Written in place: a linear texture's storage is the format crate's
     // linear order (one level and layer: sample planes, rows top first).
     let mut tex = Texture::new(desc, Layout::Linear)?;
     let bytes = tex.bytes_mut();
     if bytes.len() != n * bpp {
-        return Err(Error::InvalidOption {
-            option: "data",
-            reason: format!("{} bytes of storage for {n} texels", bytes.len()),
-        });
+        return Err(Error::invalid_option(
+            "data",
+            format!("{} bytes of storage for {n} texels", bytes.len()),
+        ));
     }
     // The texels of sample `si` in target order, into its plane.
     let mut planes = bytes.chunks_exact_mut(w * h * bpp).enumerate();
@@ -1201,7 +1203,7 @@ pub fn cube_face_projection(near: f32, far: f32) -> Mat4 {
 /// format crate).
 pub fn cube_texture(faces: &[ColorTarget], format: TextureFormat, mips: bool) -> Result<Texture> {
     let Some(first) = faces.first() else {
-        return Err(Error::BadCube);
+        return Err(Error::bad_cube());
     };
     let size = first.width;
     if faces.len() != 6
@@ -1210,7 +1212,7 @@ pub fn cube_texture(faces: &[ColorTarget], format: TextureFormat, mips: bool) ->
             .iter()
             .any(|f| f.width != size || f.height != size || f.samples != 1)
     {
-        return Err(Error::BadCube);
+        return Err(Error::bad_cube());
     }
     let desc = TextureDesc::cube(format, size);
     let mut bytes = Vec::new();
@@ -1222,7 +1224,9 @@ pub fn cube_texture(faces: &[ColorTarget], format: TextureFormat, mips: bool) ->
     if mips && desc.levels > 1 {
         let mut full = Texture::new(desc, Layout::Linear)?;
         for layer in 0..6 {
-            let b = tex.subresource_bytes(0, layer, 0).ok_or(Error::BadCube)?;
+            let b = tex
+                .subresource_bytes(0, layer, 0)
+                .ok_or_else(Error::bad_cube)?;
             full.write_subresource_bytes(0, layer, 0, &b)?;
         }
         quadtex_format::mip::generate_mips(&mut full)?;
@@ -1637,13 +1641,11 @@ mod tests {
         // More than the address space: the allocator is never asked, and
         // the answer is an error naming the buffer and its size.
         let err = try_filled("colour target", usize::MAX / 32, [0.0f32; 4]).unwrap_err();
-        match err {
-            Error::OutOfMemory { what, bytes } => {
-                assert_eq!(what, "colour target");
-                assert_eq!(bytes, (usize::MAX / 32) as u64 * 16);
-            }
-            e => panic!("{e}"),
-        }
+        assert_eq!(err.kind(), crate::ErrorKind::OutOfMemory);
+        assert_eq!(
+            err.allocation(),
+            Some(("colour target", (usize::MAX / 32) as u64 * 16))
+        );
         let mut v = vec![1.0f32; 3];
         let err = try_resize(&mut v, "depth target", usize::MAX / 2, 0.0).unwrap_err();
         assert!(err.to_string().contains("depth target"), "{err}");
@@ -1655,10 +1657,7 @@ mod tests {
     #[test]
     fn a_target_whose_data_has_the_wrong_length_is_an_error() {
         let err = ColorTarget::from_bytes(4, 4, 1, ColorFormat::Rgba8Unorm, vec![0; 63]);
-        assert!(matches!(
-            err,
-            Err(Error::InvalidOption { option: "data", .. })
-        ));
+        assert_eq!(err.unwrap_err().option(), Some("data"));
         let t = ColorTarget::from_bytes(4, 4, 1, ColorFormat::Rgba8Unorm, vec![7; 64]).unwrap();
         assert_eq!(t.bytes().len(), 64);
         let d = DepthTarget {

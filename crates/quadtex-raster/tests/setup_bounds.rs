@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use glam::{Mat4, Vec3, Vec4};
 use quadtex_raster::error::MAX_TARGET_EXTENT;
-use quadtex_raster::{BlendMode, DrawCall, DrawState, Error, Frame, Mesh, Renderer};
+use quadtex_raster::{BlendMode, DrawCall, DrawState, ErrorKind, Frame, Mesh, Renderer};
 
 /// Clip space from a position `(x, y, w)`: `(x, y, w / 2, w)`, so depth is
 /// 0.5 and the position's z is the clip `w`.
@@ -173,7 +173,8 @@ fn targets_wider_or_taller_than_the_limit_are_refused() {
         (1 << 28, 1),
     ] {
         let err = r.render(&Frame::new(w, h)).unwrap_err();
-        assert!(matches!(err, Error::TooLarge(ww, hh, 1) if ww == w && hh == h));
+        assert_eq!(err.kind(), ErrorKind::TooLarge);
+        assert_eq!(err.target_size(), Some((w, h, 1)));
         assert!(err.to_string().contains("32768 pixels a side"), "{err}");
     }
     assert!(r.render(&Frame::new(MAX_TARGET_EXTENT, 1)).is_ok());

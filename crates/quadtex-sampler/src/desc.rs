@@ -245,7 +245,7 @@ impl SamplerDesc {
     ///
     /// Names and shapes are checked here; the values' ranges and their
     /// agreement with a view are [`SamplerHeader::validate`]'s and
-    /// [`SamplerHeader::validate_for`]'s.
+    /// [`SamplerHeader::validate_with`]'s.
     pub fn to_header(
         &self,
         key: &str,

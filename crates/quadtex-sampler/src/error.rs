@@ -17,7 +17,7 @@ pub enum Error {
     /// A pool index or handle out of range where a valid one is required.
     #[error("invalid index: {0}")]
     InvalidIndex(String),
-    /// A field of a description ([`desc`](crate::desc)) with a value that
+    /// A field of a description (the `desc` module, feature `serde`) with a value that
     /// is not valid: `field` is its key path (`sampler.address[1]`).
     #[error("{field}: {reason}")]
     InvalidField {

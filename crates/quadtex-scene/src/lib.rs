@@ -115,7 +115,7 @@ use quadtex_format::TextureFormat;
 use quadtex_raster::ColorFormat;
 use quadtex_sampler::{AddressMode, SamplerHeader, TextureHeader};
 
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 pub use load::{
     MAX_ANISOTROPY, MAX_FRAMES, MAX_LIGHTS, MAX_OBJECTS, MAX_OBJ_BYTES, MAX_SCENE_GENERATED_TEXELS,
     MAX_SCENE_TEXTURE_BYTES, MAX_SCENE_TRIANGLES,
@@ -157,10 +157,8 @@ impl Scene {
     /// inside it are resolved against the file's folder.
     pub fn load(path: impl AsRef<Path>) -> Result<Scene> {
         let path = path.as_ref();
-        let text = std::fs::read_to_string(path).map_err(|source| Error::Io {
-            path: path.to_owned(),
-            source,
-        })?;
+        let text =
+            std::fs::read_to_string(path).map_err(|source| Error::io(path.to_owned(), source))?;
         let base = path.parent().unwrap_or(Path::new("."));
         let mut scene = load::from_str(&text, base, path)?;
         scene.path = Some(path.to_owned());

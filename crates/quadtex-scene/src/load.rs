@@ -138,10 +138,8 @@ const MAX_OUTPUT_EXTENT: u32 = 16384;
 const MAX_SHADOW_SIZE: u32 = 8192;
 
 pub(crate) fn from_str(text: &str, base: &Path, path: &Path) -> Result<Scene> {
-    let file: SceneFile = toml::from_str(text).map_err(|e| Error::Parse {
-        path: path.to_owned(),
-        source: Box::new(e),
-    })?;
+    let file: SceneFile =
+        toml::from_str(text).map_err(|e| Error::parse(path.to_owned(), Box::new(e)))?;
     let camera = camera(file.camera.unwrap_or_default())?;
     let output = output(file.output.unwrap_or_default())?;
     let ambient = match &file.ambient {
@@ -290,11 +288,13 @@ fn parse_name<T: Copy>(
         .iter()
         .find(|(n, _)| *n == value)
         .map(|(_, v)| *v)
-        .ok_or_else(|| Error::UnknownName {
-            key: key.to_owned(),
-            what,
-            value: value.to_owned(),
-            expected: names.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
+        .ok_or_else(|| {
+            Error::unknown_name(
+                key.to_owned(),
+                what,
+                value.to_owned(),
+                names.iter().map(|(n, _)| *n).collect::<Vec<_>>().join(", "),
+            )
         })
 }
 
@@ -416,14 +416,14 @@ const KINDS: [(&str, TextureKind); 4] = [
 ];
 
 fn parse_format(name: &str, key: &str) -> Result<TextureFormat> {
-    name.parse::<TextureFormat>()
-        .map_err(|_| Error::UnknownName {
-            key: key.to_owned(),
-            what: "texture format",
-            value: name.to_owned(),
-            expected: "a Vulkan format name such as R8G8B8A8_UNORM or R16G16B16A16_SFLOAT"
-                .to_owned(),
-        })
+    name.parse::<TextureFormat>().map_err(|_| {
+        Error::unknown_name(
+            key.to_owned(),
+            "texture format",
+            name.to_owned(),
+            "a Vulkan format name such as R8G8B8A8_UNORM or R16G16B16A16_SFLOAT".to_owned(),
+        )
+    })
 }
 
 /// The sRGB format whose linear twin is `f`, or `f` if it is sRGB already.
@@ -472,10 +472,9 @@ fn texture(
     let mut st = match (&t.file, plan) {
         (Some(f), _) => file_texture(t, f, key, base, budget)?,
         (None, Some((generator, shape))) => {
-            let (_, header) = generator.build(&shape).map_err(|source| Error::Texture {
-                key: key.to_owned(),
-                source,
-            })?;
+            let (_, header) = generator
+                .build(&shape)
+                .map_err(|source| Error::texture(key.to_owned(), source))?;
             SceneTexture {
                 header,
                 source: TextureSource::Procedural(generator),
@@ -498,10 +497,9 @@ fn texture(
     };
     view.apply(key, &mut st.header)
         .map_err(|e| field_error(e, key))?;
-    st.header.validate().map_err(|source| Error::Sampler {
-        key: key.to_owned(),
-        source,
-    })?;
+    st.header
+        .validate()
+        .map_err(|source| Error::sampler(key.to_owned(), source))?;
     Ok(st)
 }
 
@@ -531,7 +529,7 @@ fn file_texture(
     let path = base.join(name);
     let fkey = format!("{key}.file");
     if !path.is_file() {
-        return Err(Error::MissingFile { key: fkey, path });
+        return Err(Error::missing_file(fkey, path));
     }
     let srgb = t.srgb.unwrap_or(true);
     let cs = if srgb {
@@ -539,10 +537,7 @@ fn file_texture(
     } else {
         ColorSpace::Linear
     };
-    let terr = |source| Error::Texture {
-        key: fkey.clone(),
-        source,
-    };
+    let terr = |source| Error::texture(fkey.clone(), source);
     let mut tex = quadtex_format::io::load_file_with(&path, cs).map_err(terr)?;
     let d = *tex.desc();
     budget.take_bytes(key, d.total_bytes())?;
@@ -778,10 +773,8 @@ fn sampler(s: &SamplerDesc, key: &str) -> Result<SamplerHeader> {
             format!("{} is outside 1..={MAX_ANISOTROPY}", h.max_anisotropy),
         ));
     }
-    h.validate().map_err(|source| Error::Sampler {
-        key: key.to_owned(),
-        source,
-    })?;
+    h.validate()
+        .map_err(|source| Error::sampler(key.to_owned(), source))?;
     Ok(h)
 }
 
@@ -790,10 +783,7 @@ fn sampler(s: &SamplerDesc, key: &str) -> Result<SamplerHeader> {
 fn field_error(e: quadtex_sampler::Error, key: &str) -> Error {
     match e {
         quadtex_sampler::Error::InvalidField { field, reason } => invalid(field, reason),
-        source => Error::Sampler {
-            key: key.to_owned(),
-            source,
-        },
+        source => Error::sampler(key.to_owned(), source),
     }
 }
 
@@ -809,19 +799,17 @@ fn material(
     let shader = parse_name(&m.shader, &k("shader"), "shader", &shaders)?;
     let d = Material::default();
     let tex = match &m.texture {
-        Some(n) => Some(textures.get(n).ok_or_else(|| Error::MissingReference {
-            key: k("texture"),
-            what: "texture",
-            name: n.clone(),
-        })?),
+        Some(n) => Some(
+            textures
+                .get(n)
+                .ok_or_else(|| Error::missing_reference(k("texture"), "texture", n.clone()))?,
+        ),
         None => None,
     };
     let samp = match &m.sampler {
-        Some(n) => *samplers.get(n).ok_or_else(|| Error::MissingReference {
-            key: k("sampler"),
-            what: "sampler",
-            name: n.clone(),
-        })?,
+        Some(n) => *samplers
+            .get(n)
+            .ok_or_else(|| Error::missing_reference(k("sampler"), "sampler", n.clone()))?,
         None => crate::default_sampler(),
     };
     let wanted: &[TextureKind] = match shader {
@@ -850,16 +838,10 @@ fn material(
                     quadtex_format::TextureDesc::d2(TextureFormat::Rgba8Unorm, 1, 1).with_levels(1),
                     Layout::Linear,
                 )
-                .map_err(|source| Error::Texture {
-                    key: k("texture"),
-                    source,
-                })?,
+                .map_err(|source| Error::texture(k("texture"), source))?,
             ));
             samp.validate_with(&white)
-                .map_err(|source| Error::Sampler {
-                    key: k("sampler"),
-                    source,
-                })?;
+                .map_err(|source| Error::sampler(k("sampler"), source))?;
         }
         Some(t) => {
             if !wanted.contains(&t.header.kind) {
@@ -875,10 +857,7 @@ fn material(
                 ));
             }
             samp.validate_with(&t.header)
-                .map_err(|source| Error::Sampler {
-                    key: k("sampler"),
-                    source,
-                })?;
+                .map_err(|source| Error::sampler(k("sampler"), source))?;
         }
     }
     if shader == Shader::Shadowed && !has_shadow {
@@ -981,16 +960,10 @@ fn object(
                 .ok_or_else(|| invalid(k("file"), "an obj mesh needs a file"))?;
             let path = base.join(f);
             if !path.is_file() {
-                return Err(Error::MissingFile {
-                    key: k("file"),
-                    path,
-                });
+                return Err(Error::missing_file(k("file"), path));
             }
             let len = std::fs::metadata(&path)
-                .map_err(|source| Error::Io {
-                    path: path.clone(),
-                    source,
-                })?
+                .map_err(|source| Error::io(path.clone(), source))?
                 .len();
             if len > MAX_OBJ_BYTES {
                 return Err(invalid(
@@ -1013,12 +986,7 @@ fn object(
                 MeshSource::Plane => Mesh::plane(),
                 MeshSource::Cube => Mesh::cube(),
                 MeshSource::Sphere { segments, rings } => {
-                    Mesh::sphere(*segments, *rings).map_err(|e| match e {
-                        Error::InvalidValue { key: f, reason } => {
-                            Error::InvalidValue { key: k(&f), reason }
-                        }
-                        other => other,
-                    })?
+                    Mesh::sphere(*segments, *rings).map_err(|e| e.rekey(|f| k(f)))?
                 }
                 MeshSource::Quad => Mesh::quad(),
                 MeshSource::FullscreenQuad => Mesh::fullscreen_quad(),
@@ -1057,11 +1025,11 @@ fn object(
         scale,
     };
     if !materials.contains_key(&o.material) {
-        return Err(Error::MissingReference {
-            key: k("material"),
-            what: "material",
-            name: o.material.clone(),
-        });
+        return Err(Error::missing_reference(
+            k("material"),
+            "material",
+            o.material.clone(),
+        ));
     }
     Ok(Object {
         name: o.name.clone().unwrap_or_else(|| key.to_owned()),

@@ -217,11 +217,8 @@ impl Mesh {
             ignore_lines: true,
             ..Default::default()
         };
-        let (models, _materials) = tobj::load_obj(path, &opts).map_err(|source| Error::Obj {
-            key: key.to_owned(),
-            path: path.to_owned(),
-            source,
-        })?;
+        let (models, _materials) = tobj::load_obj(path, &opts)
+            .map_err(|source| Error::obj(key.to_owned(), path.to_owned(), source))?;
         // Counted before anything is copied: the file's triangles against
         // the scene's, and the copies reserved fallibly.
         let vertices: usize = models.iter().map(|m| m.mesh.positions.len() / 3).sum();

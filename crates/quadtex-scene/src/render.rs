@@ -129,26 +129,23 @@ pub fn render_scene_with(
     let height = options.height.unwrap_or(scene.output.height);
     for (option, v) in [("width", width), ("height", height)] {
         if v == 0 || v > MAX_EXTENT {
-            return Err(Error::InvalidOption {
+            return Err(Error::invalid_option(
                 option,
-                reason: format!("{v} is outside 1..={MAX_EXTENT}"),
-            });
+                format!("{v} is outside 1..={MAX_EXTENT}"),
+            ));
         }
     }
     let msaa = options.msaa.unwrap_or(scene.output.msaa);
     if !matches!(msaa, 1 | 4 | 8) {
-        return Err(Error::InvalidOption {
-            option: "msaa",
-            reason: format!("{msaa} samples (1, 4 or 8)"),
-        });
+        return Err(Error::invalid_option(
+            "msaa",
+            format!("{msaa} samples (1, 4 or 8)"),
+        ));
     }
     let camera = match options.frame {
         Some((i, n)) => {
             if n == 0 || i >= n {
-                return Err(Error::InvalidOption {
-                    option: "frame",
-                    reason: format!("frame {i} of {n}"),
-                });
+                return Err(Error::invalid_option("frame", format!("frame {i} of {n}")));
             }
             scene.camera.at_frame(i, n)
         }
@@ -279,13 +276,13 @@ fn build_shader(
     let bound = |what: &'static str| -> Result<TextureBinding> {
         view.clone()
             .map(|v| TextureBinding::with_view(v, sampler))
-            .ok_or(Error::InvalidOption {
-                option: "material",
-                reason: format!(
+            .ok_or(Error::invalid_option(
+                "material",
+                format!(
                     "the {what} shader of object `{}` needs a texture",
                     object.name
                 ),
-            })
+            ))
     };
     // Lit materials without a texture read white.
     let base = || {
@@ -321,13 +318,13 @@ fn build_shader(
         }
         Shader::Shadowed => {
             let Some((map, vp, light)) = ctx.shadow else {
-                return Err(Error::InvalidOption {
-                    option: "material",
-                    reason: format!(
+                return Err(Error::invalid_option(
+                    "material",
+                    format!(
                         "object `{}` is shadowed but no light has a shadow",
                         object.name
                     ),
-                });
+                ));
             };
             let (dir, color) = toward(light);
             let mut s = Shadowed::new(base(), map.clone(), *vp, dir);
@@ -367,10 +364,10 @@ fn render_shadow_map(
     light: &Light,
 ) -> Result<(Arc<Texture>, Mat4, Stats)> {
     let (Some(shadow), Some(vp)) = (light.shadow, light.shadow_view_projection()) else {
-        return Err(Error::InvalidOption {
-            option: "shadow",
-            reason: "the light has no shadow map".into(),
-        });
+        return Err(Error::invalid_option(
+            "shadow",
+            "the light has no shadow map".into(),
+        ));
     };
     // Orthographic: w = 1, so adding `bias` to clip z adds it to depth.
     let biased = Mat4::from_translation(Vec3::new(0.0, 0.0, shadow.bias)) * vp;

@@ -2,7 +2,7 @@
 //! from text and checks pixel values the scene determines.
 
 use quadtex_raster::{ColorFormat, ColorTarget};
-use quadtex_scene::{render_scene, Error, RenderOptions, Scene};
+use quadtex_scene::{render_scene, Error, ErrorKind, RenderOptions, Scene};
 
 fn scene(text: &str) -> Scene {
     Scene::from_toml_str(text, env!("CARGO_MANIFEST_DIR")).expect("scene")
@@ -221,7 +221,7 @@ fn bad_options_are_typed_errors() {
         ),
     ] {
         match render_scene(&s, &options) {
-            Err(Error::InvalidOption { option, .. }) => assert_eq!(option, name),
+            Err(e) if e.kind() == ErrorKind::InvalidOption => assert_eq!(e.option(), Some(name)),
             other => panic!("{name}: {other:?}"),
         }
     }
@@ -230,7 +230,7 @@ fn bad_options_are_typed_errors() {
 #[test]
 fn load_and_rasterizer_errors_are_the_crate_error() {
     let e: Error = Scene::from_toml_str("[camera]\nfov = 3\n", ".").expect_err("unknown key");
-    assert!(matches!(e, Error::Parse { .. }));
+    assert_eq!(e.kind(), ErrorKind::Parse);
     assert!(e.to_string().contains("fov"), "{e}");
     // The rasterizer's own errors come through wrapped, message unchanged.
     let s = scene("[output]\nwidth = 8\nheight = 8\n");
@@ -238,19 +238,15 @@ fn load_and_rasterizer_errors_are_the_crate_error() {
         threads: quadtex_raster::MAX_THREADS + 1,
         ..RenderOptions::default()
     };
-    match render_scene(&s, &options) {
-        Err(Error::Raster(
-            e @ quadtex_raster::Error::InvalidOption {
-                option: "threads", ..
-            },
-        )) => {
-            let message = e.to_string();
-            let wrapped = Error::from(e);
-            assert_eq!(wrapped.to_string(), message);
-            assert_eq!(wrapped.key(), None);
-        }
-        other => panic!("{other:?}"),
-    }
+    let wrapped = render_scene(&s, &options).map(|_| ()).unwrap_err();
+    assert_eq!(wrapped.kind(), ErrorKind::Raster);
+    assert_eq!(wrapped.key(), None);
+    let e = wrapped.raster().unwrap();
+    assert_eq!(e.kind(), quadtex_raster::ErrorKind::InvalidOption);
+    assert_eq!(e.option(), Some("threads"));
+    assert_eq!(wrapped.to_string(), e.to_string());
+    let again = Error::from(quadtex_raster::Error::invalid_option("threads", "x"));
+    assert_eq!(again.to_string(), "threads: x");
 }
 
 #[test]
