@@ -8,6 +8,14 @@
 //! `image`, `ktx2`, `ddsfile` and `ruzstd` crates). How a texture is *read* (headers,
 //! filtering, quads) lives in `quadtex-sampler`, not here.
 //!
+//! A file becomes a texture with `io::load_file(path)`: the reader is chosen
+//! by the file's magic bytes, the texture holds the levels the file holds,
+//! and 8-bit image files are read as sRGB (`io::load_file_with` takes an
+//! `io::ColorSpace`; `io::load_file_mipmapped` adds the full mip chain to a
+//! one-level file). [`Texture::desc`] says what it holds and
+//! [`Texture::read_texel`] reads a texel back decoded (UNORM to floats,
+//! sRGB to linear), as the example below does.
+//!
 //! # Example
 //!
 //! A 2x2 RGBA8 texture from bytes (rows top first), its mip chain, and a

@@ -11,6 +11,23 @@
 //! [`cpu`] picks when the program runs. What a texture *is* lives in
 //! `quadtex-format`.
 //!
+//! # Coordinates and filters
+//!
+//! Coordinates are normalized: at a level `W` texels wide, `u = s * W`
+//! (likewise `v = t * H`), so texel `i`'s centre is at `s = (i + 0.5) / W`
+//! (rows counted from the texture's first row, `y = 0`). Nearest reads
+//! texel `floor(u)`. Linear reads `i0 = floor(u - 0.5)` and `i1 = i0 + 1`
+//! weighted `1 - a` and `a`, `a = frac(u - 0.5)`, each texel of a 2D
+//! footprint weighted by the product of its two axes' weights
+//! (docs/semantics.md §4); texels are decoded first (sRGB to linear).
+//! Under [`Profile::VULKAN`] weights and sums are plain f32, the weighted
+//! texels added rows outer, columns inner, starting from `-0.0`, so a
+//! bilinear result can be checked bit for bit; the other profiles quantize
+//! the fractions to 8 bits (docs/precision.md). Every path (the scalar
+//! reference, the per-quad and planar kernels, each SIMD level) gives the
+//! same bits. A quad whose lanes all sit at one point has zero derivatives
+//! and is magnified: the view's base level, read with `mag_filter`.
+//!
 //! # Example
 //!
 //! A 2x2 texture sampled nearest on its texel centres, then bilinearly

@@ -20,7 +20,11 @@
 //! picture: shadow-map pass, one draw per object with its material's
 //! built-in shader (`quadtex_raster::builtin`), MSAA resolve, with
 //! [`RenderOptions`] (size, samples, threads, sampler profile, turntable
-//! frame). `quadtex render` is this behind a command line.
+//! frame). `quadtex render` is this behind a command line. The picture is
+//! [`RenderedScene::image`], a [`ColorTarget`](quadtex_raster::ColorTarget)
+//! resolved to one sample in the scene's output format (`R8G8B8A8_SRGB`
+//! unless `output.format` says otherwise): `pixel(x, y)` reads it as
+//! linear RGBA, `save_png(path)` writes it.
 //!
 //! Not here: rasterizing, shading and the shaders themselves
 //! (`quadtex-raster`), what a texture is (`quadtex-format`) and how it is

@@ -4,7 +4,9 @@
 //! (the same source file), run through the public API.
 //!
 //! `cargo run --release [-- SECONDS]` prints one line per operation in
-//! Mpixels/s, one thread.
+//! Mpixels/s, one thread. The crate's test (`tests/from_the_docs.rs`,
+//! `cargo test --release`) uses the format, sampler and scene crates as
+//! their docs describe.
 
 #[allow(dead_code)]
 #[path = "../../../src/profile.rs"]
@@ -26,6 +28,8 @@ fn main() {
         level.name(),
         profile::target_features()
     );
+    // One run a line, as a table.
+    #[rustfmt::skip]
     let runs: [(Op, &str, &str, &str, &str, Profile); 16] = [
         (Op::Sample, "nearest", "rgba8", "2d", "vulkan", Profile::VULKAN),
         (Op::Sample, "bilinear", "rgba8", "2d", "vulkan", Profile::VULKAN),
