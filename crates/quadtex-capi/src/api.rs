@@ -41,10 +41,10 @@ fn invalid<T>(message: impl Into<String>) -> Res<T> {
 
 impl From<quadtex_format::Error> for Failure {
     fn from(e: quadtex_format::Error) -> Failure {
-        use quadtex_format::Error as E;
-        let status = match &e {
-            E::WrongSize { .. } => QTX_ERROR_WRONG_SIZE,
-            E::OutOfMemory { .. } => QTX_ERROR_OUT_OF_MEMORY,
+        use quadtex_format::ErrorKind as K;
+        let status = match e.kind() {
+            K::WrongSize => QTX_ERROR_WRONG_SIZE,
+            K::OutOfMemory => QTX_ERROR_OUT_OF_MEMORY,
             _ => QTX_ERROR_INVALID_DESCRIPTION,
         };
         Failure {

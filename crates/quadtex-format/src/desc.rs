@@ -145,7 +145,7 @@ impl FromStr for TextureKind {
             .iter()
             .copied()
             .find(|k| k.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| Error::UnknownKind(s.to_owned()))
+            .ok_or_else(|| Error::unknown_kind(s.to_owned()))
     }
 }
 
@@ -349,7 +349,7 @@ impl TextureDesc {
 
     /// Checks the description, naming the first thing that is impossible.
     pub fn validate(&self) -> Result<()> {
-        let bad = |m: String| Err(Error::InvalidDesc(m));
+        let bad = |m: String| Err(Error::invalid_desc(m));
         let k = self.kind;
         let f = self.format;
         for (name, v) in [

@@ -672,7 +672,7 @@ impl FromStr for TextureFormat {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        TextureFormat::from_vulkan_name(s.trim()).ok_or_else(|| Error::UnknownFormat(s.to_owned()))
+        TextureFormat::from_vulkan_name(s.trim()).ok_or_else(|| Error::unknown_format(s.to_owned()))
     }
 }
 

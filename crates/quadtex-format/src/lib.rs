@@ -39,8 +39,9 @@
 //! let mip = tex.read_texel(TexelAddr::new(1, 0, 0, 0, 0, 0), Aspect::Color);
 //! assert_eq!(mip, Some(Texel::Float([128.0 / 255.0, 128.0 / 255.0, 128.0 / 255.0, 1.0])));
 //!
-//! // Bad input is an error, never a panic.
-//! assert!(Texture::from_linear_bytes(desc, Layout::Linear, &[0; 3]).is_err());
+//! // Bad input is an error, never a panic; its kind says what was wrong.
+//! let e = Texture::from_linear_bytes(desc, Layout::Linear, &[0; 3]).unwrap_err();
+//! assert_eq!(e.kind(), quadtex_format::ErrorKind::WrongSize);
 //! # Ok::<(), quadtex_format::Error>(())
 //! ```
 #![forbid(unsafe_code)]
@@ -57,7 +58,7 @@ pub mod texel;
 pub mod texture;
 
 pub use desc::{Extent3d, TextureDesc, TextureKind};
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 pub use format::{Aspect, ChannelKind, SampleType, TextureFormat};
 pub use sparse::Residency;
 pub use texel::Texel;

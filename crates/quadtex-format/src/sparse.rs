@@ -140,7 +140,7 @@ impl Residency {
         resident: bool,
     ) -> Result<()> {
         let i = self.tile_index(level, layer, tx, ty, tz).ok_or_else(|| {
-            Error::OutOfRange(format!(
+            Error::out_of_range(format!(
                 "sparse tile ({tx}, {ty}, {tz}) of level {level} layer {layer}"
             ))
         })?;
@@ -153,7 +153,7 @@ impl Residency {
         let t = self
             .mip_tail
             .get_mut(layer as usize)
-            .ok_or_else(|| Error::OutOfRange(format!("mip tail of layer {layer}")))?;
+            .ok_or_else(|| Error::out_of_range(format!("mip tail of layer {layer}")))?;
         *t = resident;
         Ok(())
     }

@@ -328,11 +328,7 @@ fn write_uint(out: &mut [u8], size: usize, v: u32) {
 fn check_len(format: TextureFormat, bytes: usize) -> Result<usize> {
     let need = format.block_bytes() as usize;
     if bytes < need {
-        return Err(Error::WrongSize {
-            what: "texel",
-            expected: need as u64,
-            actual: bytes as u64,
-        });
+        return Err(Error::wrong_size("texel", need as u64, bytes as u64));
     }
     Ok(need)
 }
@@ -440,19 +436,14 @@ pub fn decode(format: TextureFormat, aspect: Aspect, bytes: &[u8]) -> Result<Tex
                 (Aspect::Stencil, _) if stencil => {
                     Texel::Uint([stencil_value(format, bytes), 0, 0, 1])
                 }
-                _ => {
-                    return Err(Error::Unsupported {
-                        format,
-                        what: "the format has no such aspect",
-                    })
-                }
+                _ => return Err(Error::unsupported(format, "the format has no such aspect")),
             }
         }
         FormatLayout::Block { .. } => {
-            return Err(Error::Unsupported {
+            return Err(Error::unsupported(
                 format,
-                what: "block-compressed texels decode a block at a time (compressed::decode_block)",
-            })
+                "block-compressed texels decode a block at a time (compressed::decode_block)",
+            ))
         }
     })
 }
@@ -469,17 +460,17 @@ pub fn decode_f32_row(
 ) -> Result<()> {
     let bpp = format.block_bytes() as usize;
     if src.len() < out.len() * bpp {
-        return Err(Error::WrongSize {
-            what: "texel row",
-            expected: (out.len() * bpp) as u64,
-            actual: src.len() as u64,
-        });
+        return Err(Error::wrong_size(
+            "texel row",
+            (out.len() * bpp) as u64,
+            src.len() as u64,
+        ));
     }
     if format.aspect_sample_type(aspect) != SampleType::Float || format.is_compressed() {
-        return Err(Error::Unsupported {
+        return Err(Error::unsupported(
             format,
-            what: "decode_f32_row reads uncompressed float-sampled formats",
-        });
+            "decode_f32_row reads uncompressed float-sampled formats",
+        ));
     }
     let src = &src[..out.len() * bpp];
     match format.layout() {
@@ -599,14 +590,11 @@ pub fn encode(format: TextureFormat, aspect: Aspect, texel: Texel, out: &mut [u8
         a => a,
     };
     let want = format.aspect_sample_type(aspect);
-    let class_err = || Error::TexelClass {
-        format,
-        needed: match want {
-            SampleType::Float => "float",
-            SampleType::Uint | SampleType::Sint => "integer",
-        },
-        given: texel.class_name(),
+    let needed = match want {
+        SampleType::Float => "float",
+        SampleType::Uint | SampleType::Sint => "integer",
     };
+    let class_err = || Error::texel_class(format, needed, texel.class_name());
     let ints = |t: Texel| -> Option<[i64; 4]> {
         match t {
             Texel::Uint(v) => Some(v.map(|x| x as i64)),
@@ -707,18 +695,13 @@ pub fn encode(format: TextureFormat, aspect: Aspect, texel: Texel, out: &mut [u8
                 let iv = ints(texel).ok_or_else(class_err)?;
                 out[stencil_offset(format)] = iv[0].clamp(0, 255) as u8;
             }
-            _ => {
-                return Err(Error::Unsupported {
-                    format,
-                    what: "the format has no such aspect",
-                })
-            }
+            _ => return Err(Error::unsupported(format, "the format has no such aspect")),
         },
         FormatLayout::Block { .. } => {
-            return Err(Error::Unsupported {
+            return Err(Error::unsupported(
                 format,
-                what: "encoding block-compressed formats is not supported",
-            })
+                "encoding block-compressed formats is not supported",
+            ))
         }
     }
     let _ = size;

@@ -57,7 +57,8 @@ struct AlignedBytes {
 
 impl AlignedBytes {
     /// `len` zero bytes. Textures reach gigabytes, so a failed allocation
-    /// is an [`Error::OutOfMemory`] rather than an abort.
+    /// is an [`ErrorKind::OutOfMemory`](crate::ErrorKind::OutOfMemory)
+    /// error rather than an abort.
     fn try_zeroed(len: usize) -> Result<AlignedBytes> {
         let mut lines = Vec::new();
         grow_lines(&mut lines, len.div_ceil(64))?;
@@ -71,16 +72,13 @@ impl AlignedBytes {
     }
 }
 
-/// Grows `lines` to `n` zeroed lines, failing with [`Error::OutOfMemory`]
-/// where `vec!` or `resize` alone would abort the process.
+/// Grows `lines` to `n` zeroed lines, failing with
+/// [`ErrorKind::OutOfMemory`](crate::ErrorKind::OutOfMemory) where `vec!` or `resize` alone would abort the process.
 fn grow_lines(lines: &mut Vec<Line>, n: usize) -> Result<()> {
     if n > lines.len() {
         lines
             .try_reserve_exact(n - lines.len())
-            .map_err(|_| Error::OutOfMemory {
-                what: "texture storage",
-                bytes: (n as u64).saturating_mul(64),
-            })?;
+            .map_err(|_| Error::out_of_memory("texture storage", (n as u64).saturating_mul(64)))?;
         lines.resize(n, Line([0; 64]));
     }
     Ok(())
@@ -304,7 +302,8 @@ fn plan(desc: &TextureDesc, layout: Layout) -> (Vec<Subresource>, usize) {
 
 impl Texture {
     /// A zero-filled texture. Errors: the description's
-    /// ([`TextureDesc::validate`]), and [`Error::OutOfMemory`] when its
+    /// ([`TextureDesc::validate`]), and
+    /// [`ErrorKind::OutOfMemory`](crate::ErrorKind::OutOfMemory) when its
     /// storage cannot be allocated.
     pub fn new(desc: TextureDesc, layout: Layout) -> Result<Texture> {
         desc.validate()?;
@@ -326,11 +325,11 @@ impl Texture {
         desc.validate()?;
         let expected = desc.total_bytes().unwrap_or(u64::MAX);
         if data.len() as u64 != expected {
-            return Err(Error::WrongSize {
-                what: "texture data",
+            return Err(Error::wrong_size(
+                "texture data",
                 expected,
-                actual: data.len() as u64,
-            });
+                data.len() as u64,
+            ));
         }
         let mut t = Texture::new(desc, layout)?;
         if layout == Layout::Linear {
@@ -557,8 +556,10 @@ impl Texture {
 
     /// Writes texel `(x, y, z)` of an uncompressed format through `aspect`.
     ///
-    /// Errors: [`Error::OutOfRange`] for a subresource or texel outside the
-    /// texture, [`Error::Unsupported`] for block-compressed formats (whose
+    /// Errors: [`ErrorKind::OutOfRange`](crate::ErrorKind::OutOfRange) for
+    /// a subresource or texel outside the texture,
+    /// [`ErrorKind::Unsupported`](crate::ErrorKind::Unsupported) for
+    /// block-compressed formats (whose
     /// texels cannot be written one at a time: replace whole blocks with
     /// [`Texture::write_subresource_bytes`]), and the errors of
     /// [`texel::encode`] for a value or aspect the format cannot take.
@@ -574,22 +575,22 @@ impl Texture {
         } = at;
         let f = self.desc.format;
         let s = *self.subresource(level, layer, sample).ok_or_else(|| {
-            Error::OutOfRange(format!(
+            Error::out_of_range(format!(
                 "subresource level {level} layer {layer} sample {sample}"
             ))
         })?;
         if x >= s.extent.width || y >= s.extent.height || z >= s.extent.depth {
-            return Err(Error::OutOfRange(format!(
+            return Err(Error::out_of_range(format!(
                 "texel ({x}, {y}, {z}) of a {}x{}x{} level",
                 s.extent.width, s.extent.height, s.extent.depth
             )));
         }
         if f.is_compressed() {
-            return Err(Error::Unsupported {
-                format: f,
-                what: "texels of block-compressed formats cannot be written one at a time; \
+            return Err(Error::unsupported(
+                f,
+                "texels of block-compressed formats cannot be written one at a time; \
                        write whole blocks (write_subresource_bytes)",
-            });
+            ));
         }
         // Uncompressed: one texel per block, so texel and block coordinates
         // agree. The range is still taken with `get_mut`, so that a wrong
@@ -600,7 +601,7 @@ impl Texture {
             .data
             .as_mut_slice()
             .get_mut(o..o + n)
-            .ok_or_else(|| Error::OutOfRange(format!("texel ({x}, {y}, {z}) at byte {o}")))?;
+            .ok_or_else(|| Error::out_of_range(format!("texel ({x}, {y}, {z}) at byte {o}")))?;
         texel::encode(f, aspect, value, dst)
     }
 
@@ -623,17 +624,17 @@ impl Texture {
         let i = self
             .subresource_index(level, layer, sample)
             .ok_or_else(|| {
-                Error::OutOfRange(format!(
+                Error::out_of_range(format!(
                     "subresource level {level} layer {layer} sample {sample}"
                 ))
             })?;
         let n = self.linear_size(i);
         if src.len() != n {
-            return Err(Error::WrongSize {
-                what: "subresource data",
-                expected: n as u64,
-                actual: src.len() as u64,
-            });
+            return Err(Error::wrong_size(
+                "subresource data",
+                n as u64,
+                src.len() as u64,
+            ));
         }
         self.mirror = OnceLock::new();
         self.write_sub_linear(i, src);
@@ -667,7 +668,8 @@ impl Texture {
 
 /// The bytes of a linear texture, gathered in the probe order as a
 /// container yields them (decompressed, converted). The whole storage is
-/// reserved at once, so an impossible size is an [`Error::OutOfMemory`]
+/// reserved at once, so an impossible size is an
+/// [`ErrorKind::OutOfMemory`](crate::ErrorKind::OutOfMemory) error
 /// before any decoding, but it is only written (and so only takes memory)
 /// as bytes arrive, and never moves: a file that claims a huge texture but
 /// holds, or decompresses to, little costs only what it delivers, and one
@@ -697,14 +699,11 @@ impl LinearBuilder {
         let total = desc
             .total_bytes()
             .and_then(|b| usize::try_from(b).ok())
-            .ok_or_else(|| Error::InvalidDesc("texture larger than the address space".into()))?;
+            .ok_or_else(|| Error::invalid_desc("texture larger than the address space"))?;
         let mut lines = Vec::new();
         lines
             .try_reserve_exact(total.div_ceil(64))
-            .map_err(|_| Error::OutOfMemory {
-                what: "texture storage",
-                bytes: total as u64,
-            })?;
+            .map_err(|_| Error::out_of_memory("texture storage", total as u64))?;
         Ok(LinearBuilder {
             desc,
             lines,
@@ -749,11 +748,11 @@ impl LinearBuilder {
     pub(crate) fn extend_from_slice(&mut self, src: &[u8]) -> Result<()> {
         let end = self.len.checked_add(src.len()).filter(|&e| e <= self.total);
         let Some(end) = end else {
-            return Err(Error::WrongSize {
-                what: "texture data",
-                expected: self.total as u64,
-                actual: self.len as u64 + src.len() as u64,
-            });
+            return Err(Error::wrong_size(
+                "texture data",
+                self.total as u64,
+                self.len as u64 + src.len() as u64,
+            ));
         };
         self.extend_for(src.len());
         bytemuck::cast_slice_mut::<Line, u8>(&mut self.lines)[self.len..end].copy_from_slice(src);
@@ -765,11 +764,11 @@ impl LinearBuilder {
     /// filled.
     pub(crate) fn finish(self) -> Result<Texture> {
         if self.len != self.total {
-            return Err(Error::WrongSize {
-                what: "texture data",
-                expected: self.total as u64,
-                actual: self.len as u64,
-            });
+            return Err(Error::wrong_size(
+                "texture data",
+                self.total as u64,
+                self.len as u64,
+            ));
         }
         let (subs, size) = plan(&self.desc, Layout::Linear);
         debug_assert_eq!(size, self.total);
@@ -791,6 +790,7 @@ impl LinearBuilder {
 mod tests {
     use super::*;
     use crate::desc::TextureKind;
+    use crate::ErrorKind;
     use TextureFormat as F;
 
     #[test]
@@ -861,14 +861,9 @@ mod tests {
     #[test]
     fn wrong_data_size_is_an_error() {
         let d = TextureDesc::d2(F::Rgba8Unorm, 4, 4).with_levels(1);
-        assert!(matches!(
-            Texture::from_linear_bytes(d, Layout::Linear, &[0; 63]),
-            Err(Error::WrongSize {
-                expected: 64,
-                actual: 63,
-                ..
-            })
-        ));
+        let e = Texture::from_linear_bytes(d, Layout::Linear, &[0; 63]).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::WrongSize);
+        assert_eq!(e.to_string(), "texture data: expected 64 bytes, got 63");
     }
 
     #[test]
@@ -918,26 +913,17 @@ mod tests {
         let mut t = Texture::new(TextureDesc::d2(F::Bc1RgbUnorm, 16, 16), Layout::Linear).unwrap();
         let red = Texel::Float([1.0, 0.0, 0.0, 1.0]);
         for (x, y) in [(15, 15), (1, 1), (0, 0)] {
-            assert!(
-                matches!(
-                    t.write_texel(TexelAddr::at(x, y), Aspect::Color, red),
-                    Err(Error::Unsupported {
-                        format: F::Bc1RgbUnorm,
-                        ..
-                    })
-                ),
-                "({x}, {y})"
-            );
+            let e = t
+                .write_texel(TexelAddr::at(x, y), Aspect::Color, red)
+                .unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::Unsupported, "({x}, {y})");
+            assert_eq!(e.format(), Some(F::Bc1RgbUnorm), "({x}, {y})");
         }
         // Outside the level and outside the chain: range errors first.
-        assert!(matches!(
-            t.write_texel(TexelAddr::at(16, 0), Aspect::Color, red),
-            Err(Error::OutOfRange(_))
-        ));
-        assert!(matches!(
-            t.write_texel(TexelAddr::new(5, 0, 0, 0, 0, 0), Aspect::Color, red),
-            Err(Error::OutOfRange(_))
-        ));
+        let e = t.write_texel(TexelAddr::at(16, 0), Aspect::Color, red);
+        assert_eq!(e.unwrap_err().kind(), ErrorKind::OutOfRange);
+        let e = t.write_texel(TexelAddr::new(5, 0, 0, 0, 0, 0), Aspect::Color, red);
+        assert_eq!(e.unwrap_err().kind(), ErrorKind::OutOfRange);
         assert!(t.bytes().iter().all(|&b| b == 0), "nothing was written");
 
         // The same corner of an uncompressed 16x16 texture, linear and

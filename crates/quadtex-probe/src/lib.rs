@@ -449,11 +449,7 @@ fn load_texture(t: &TextureJson, texels: TexelSource<'_>) -> Result<Texture> {
     // Check the size before reading or allocating: a case may declare a
     // texture of gigabytes next to a file of a few bytes.
     let expected = desc.total_bytes().unwrap_or(u64::MAX);
-    let wrong_size = |actual| quadtex_format::Error::WrongSize {
-        what: "texture data",
-        expected,
-        actual,
-    };
+    let wrong_size = |actual| quadtex_format::Error::wrong_size("texture data", expected, actual);
     let read;
     let bytes = match texels {
         TexelSource::Bytes(b) => b,

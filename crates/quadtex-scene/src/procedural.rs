@@ -239,16 +239,16 @@ impl Procedural {
         let desc = self.desc(shape);
         let f = shape.format;
         if f.is_compressed() {
-            return Err(quadtex_format::Error::Unsupported {
-                format: f,
-                what: "procedural textures need an uncompressed format",
-            });
+            return Err(quadtex_format::Error::unsupported(
+                f,
+                "procedural textures need an uncompressed format",
+            ));
         }
         if f.has_depth() || f.has_stencil() {
-            return Err(quadtex_format::Error::Unsupported {
-                format: f,
-                what: "procedural textures need a colour format",
-            });
+            return Err(quadtex_format::Error::unsupported(
+                f,
+                "procedural textures need a colour format",
+            ));
         }
         let mip_colored = matches!(self, Procedural::MipColored { .. });
         let layers = desc.layers;
@@ -268,9 +268,7 @@ impl Procedural {
                 // Fallible: a failed allocation is an error, not an abort.
                 let mut bytes = Vec::new();
                 bytes.try_reserve_exact(n).map_err(|_| {
-                    quadtex_format::Error::OutOfRange(format!(
-                        "out of memory: cannot allocate {n} bytes for a procedural texture level"
-                    ))
+                    quadtex_format::Error::out_of_memory("a procedural texture level", n as u64)
                 })?;
                 bytes.resize(n, 0u8);
                 let mut o = 0;

@@ -35,25 +35,22 @@ pub fn decode_block(format: TextureFormat, block: &[u8], out: &mut [[f32; 4]]) -
         class,
     } = format.layout()
     else {
-        return Err(Error::Unsupported {
-            format,
-            what: "not a block-compressed format",
-        });
+        return Err(Error::unsupported(format, "not a block-compressed format"));
     };
     let n = w as usize * h as usize;
     if block.len() < bytes as usize {
-        return Err(Error::WrongSize {
-            what: "compressed block",
-            expected: bytes as u64,
-            actual: block.len() as u64,
-        });
+        return Err(Error::wrong_size(
+            "compressed block",
+            bytes as u64,
+            block.len() as u64,
+        ));
     }
     if out.len() < n {
-        return Err(Error::WrongSize {
-            what: "decoded block buffer (texels)",
-            expected: n as u64,
-            actual: out.len() as u64,
-        });
+        return Err(Error::wrong_size(
+            "decoded block buffer (texels)",
+            n as u64,
+            out.len() as u64,
+        ));
     }
     let srgb = class == ChannelKind::Srgb;
     let snorm = class == ChannelKind::Snorm;

@@ -7,7 +7,7 @@
 use half::f16;
 
 use super::decode_block;
-use crate::error::Error;
+use crate::error::ErrorKind;
 use crate::format::TextureFormat as F;
 use crate::texel::srgb8_to_linear;
 
@@ -365,18 +365,18 @@ fn bc1_srgb_decodes_colour_through_the_eotf() {
 #[test]
 fn decode_block_reports_short_buffers_instead_of_panicking() {
     let mut out = [[0.0; 4]; 16];
-    assert!(matches!(
-        decode_block(F::Bc7Unorm, &[0; 15], &mut out),
-        Err(Error::WrongSize { expected: 16, .. })
-    ));
-    assert!(matches!(
-        decode_block(F::Astc12x12Unorm, &[0; 16], &mut out),
-        Err(Error::WrongSize { expected: 144, .. })
-    ));
-    assert!(matches!(
-        decode_block(F::R8Unorm, &[0; 16], &mut out),
-        Err(Error::Unsupported { .. })
-    ));
+    let e = decode_block(F::Bc7Unorm, &[0; 15], &mut out).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::WrongSize);
+    assert_eq!(e.to_string(), "compressed block: expected 16 bytes, got 15");
+    let e = decode_block(F::Astc12x12Unorm, &[0; 16], &mut out).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::WrongSize);
+    assert_eq!(
+        e.to_string(),
+        "decoded block buffer (texels): expected 144 bytes, got 16"
+    );
+    let e = decode_block(F::R8Unorm, &[0; 16], &mut out).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported);
+    assert_eq!(e.format(), Some(F::R8Unorm));
 }
 
 #[test]

@@ -13,7 +13,8 @@
 //!
 //! Reading accepts no supercompression or Zstandard (decoded with `ruzstd`);
 //! BasisLZ and UASTC (Basis Universal), ZLIB and `VK_FORMAT_UNDEFINED` are
-//! [`Error::Container`] errors. Writing emits no supercompression, the
+//! [`ErrorKind::Container`](crate::ErrorKind::Container) errors. Writing
+//! emits no supercompression, the
 //! Basic Data Format Descriptor that `ktx2::dfd::Basic::from_format`
 //! generates (the `ktx2` crate checks its table against the KTX reference
 //! validator), a `KTXwriter` key, and the levels smallest first, each at a
@@ -169,7 +170,8 @@ pub fn format_from_vk(vk: u32) -> Option<TextureFormat> {
 
 /// Reads a KTX2 file: every level, layer and face it holds.
 ///
-/// Errors (all [`Error::Container`]) for a malformed or truncated file
+/// Errors (all [`ErrorKind::Container`](crate::ErrorKind::Container)) for a
+/// malformed or truncated file
 /// (a `dfdTotalSize` that disagrees with `dfdByteLength` or with the
 /// descriptor blocks' own sizes included), a `vkFormat` quadtex lacks,
 /// Basis Universal content (BasisLZ or UASTC), ZLIB supercompression, and

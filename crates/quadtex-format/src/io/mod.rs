@@ -11,8 +11,9 @@
 //!
 //! Every reader takes untrusted bytes: sizes are checked against the file's
 //! length before anything is allocated, and bad input is an
-//! [`Error::Container`], never a panic. Mip generation lives in
-//! [`crate::mip`], not here: loaders return the levels the file holds.
+//! [`ErrorKind::Container`](crate::ErrorKind::Container) error, never a
+//! panic. Mip generation lives in [`crate::mip`], not here: loaders
+//! return the levels the file holds.
 //!
 //! Memory: a loaded texture takes at most [`MAX_BYTES`] (8 GiB, the limit
 //! of [`crate::TextureDesc::validate`]), or the tighter cap given to
@@ -22,8 +23,9 @@
 //! length first, so they cost at most a small multiple of their size.
 //! Zstandard levels and image files decode to more than they hold: their
 //! storage grows only as decoded bytes arrive, and decoding stops one byte
-//! past the size the header implies. Allocation failure is
-//! [`Error::OutOfMemory`], not an abort.
+//! past the size the header implies. Allocation failure is an
+//! [`ErrorKind::OutOfMemory`](crate::ErrorKind::OutOfMemory) error, not an
+//! abort.
 
 use std::path::Path;
 
@@ -111,7 +113,8 @@ pub fn load_bytes_with(bytes: &[u8], color_space: ColorSpace) -> Result<Texture>
 /// [`load_bytes_with`] with a cap on the texture's size: a file whose
 /// texture takes more than `max_texture_bytes` bytes (every level, layer
 /// and sample, as [`TextureDesc::total_bytes`] counts them) is an
-/// [`Error::Container`] before any of its texels are allocated or decoded.
+/// [`ErrorKind::Container`](crate::ErrorKind::Container) error before any
+/// of its texels are allocated or decoded.
 /// The other loaders use [`MAX_BYTES`], the most any texture may take;
 /// callers that must bound memory more tightly (a service, a fuzzer) pass
 /// less. A cap above [`MAX_BYTES`] changes nothing.
@@ -152,15 +155,13 @@ pub fn load_file(path: impl AsRef<Path>) -> Result<Texture> {
 }
 
 /// [`load_file`] with the colour space 8-bit image files are read in.
-/// Errors name the file ([`Error::InFile`], or [`Error::Io`] when it
-/// cannot be read).
+/// Errors name the file ([`Error::path`]); one that cannot be read is an
+/// [`ErrorKind::Io`](crate::ErrorKind::Io) error, any other is of the kind
+/// of what is wrong with the file.
 pub fn load_file_with(path: impl AsRef<Path>, color_space: ColorSpace) -> Result<Texture> {
     let path = path.as_ref();
     let bytes = read_file(path)?;
-    load_named(path, &bytes, color_space).map_err(|e| Error::InFile {
-        path: path.display().to_string(),
-        source: Box::new(e),
-    })
+    load_named(path, &bytes, color_space).map_err(|e| e.in_file(path))
 }
 
 /// [`load_bytes_with`] for the bytes of the file at `path`: a `.dds` or
@@ -203,24 +204,15 @@ pub fn load_file_mipmapped(path: impl AsRef<Path>, color_space: ColorSpace) -> R
     if tex.desc().levels > 1 || tex.format().is_compressed() {
         return Ok(tex);
     }
-    crate::mip::with_full_chain(&tex).map_err(|e| Error::InFile {
-        path: path.display().to_string(),
-        source: Box::new(e),
-    })
+    crate::mip::with_full_chain(&tex).map_err(|e| e.in_file(path))
 }
 
 pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    })
+    std::fs::read(path).map_err(|source| Error::io(path, source))
 }
 
 pub(crate) fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
-    std::fs::write(path, bytes).map_err(|source| Error::Io {
-        path: path.display().to_string(),
-        source,
-    })
+    std::fs::write(path, bytes).map_err(|source| Error::io(path, source))
 }
 
 #[cfg(test)]
@@ -246,9 +238,7 @@ mod tests {
     #[test]
     fn unreadable_file_is_an_io_error_naming_the_path() {
         let e = load_file("/nonexistent/quadtex/x.ktx2").unwrap_err();
-        match e {
-            Error::Io { path, .. } => assert_eq!(path, "/nonexistent/quadtex/x.ktx2"),
-            other => panic!("expected Io, got {other:?}"),
-        }
+        assert_eq!(e.kind(), crate::ErrorKind::Io, "{e:?}");
+        assert_eq!(e.path(), Some(Path::new("/nonexistent/quadtex/x.ktx2")));
     }
 }
