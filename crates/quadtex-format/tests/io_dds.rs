@@ -24,20 +24,10 @@
 use quadtex_format::io::{
     encode_png, load_bytes, load_bytes_limited, load_file, read_dds, ColorSpace,
 };
-use quadtex_format::{
-    Aspect, Error, ErrorKind, Texel, TexelAddr, Texture, TextureFormat as F, TextureKind as K,
-};
+use quadtex_format::{Aspect, Texel, TexelAddr, Texture, TextureFormat as F, TextureKind as K};
 
-/// The reason of a `container` error: its message past `container: `.
-fn container_reason<T: std::fmt::Debug>(container: &str, r: Result<T, Error>) -> String {
-    let e = r.expect_err("an error");
-    assert_eq!(e.kind(), ErrorKind::Container, "{e}");
-    let m = e.to_string();
-    match m.strip_prefix(&format!("{container}: ")) {
-        Some(reason) => reason.to_owned(),
-        None => panic!("expected a {container} error, got {m}"),
-    }
-}
+mod common;
+use common::container_reason;
 
 fn fixture_path(name: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))

@@ -9,20 +9,10 @@
 use quadtex_format::io::{
     load_bytes, load_bytes_limited, read_ktx2, vk_format, write_ktx2, ColorSpace,
 };
-use quadtex_format::{
-    Error, ErrorKind, Layout, Texture, TextureDesc, TextureFormat as F, TextureKind as K,
-};
+use quadtex_format::{Layout, Texture, TextureDesc, TextureFormat as F, TextureKind as K};
 
-/// The reason of a `container` error: its message past `container: `.
-fn container_reason<T: std::fmt::Debug>(container: &str, r: Result<T, Error>) -> String {
-    let e = r.expect_err("an error");
-    assert_eq!(e.kind(), ErrorKind::Container, "{e}");
-    let m = e.to_string();
-    match m.strip_prefix(&format!("{container}: ")) {
-        Some(reason) => reason.to_owned(),
-        None => panic!("expected a {container} error, got {m}"),
-    }
-}
+mod common;
+use common::container_reason;
 
 /// Deterministic bytes (xorshift64*), so failures reproduce.
 fn noise(n: usize, seed: u64) -> Vec<u8> {
