@@ -39,31 +39,65 @@ fn invalid<T>(message: impl Into<String>) -> Res<T> {
     fail(QTX_ERROR_INVALID_ARGUMENT, message)
 }
 
+/// The status code of a format-crate error.
+fn format_status(e: &quadtex_format::Error) -> QtxStatus {
+    use quadtex_format::ErrorKind as K;
+    match e.kind() {
+        K::WrongSize => QTX_ERROR_WRONG_SIZE,
+        K::OutOfMemory => QTX_ERROR_OUT_OF_MEMORY,
+        _ => QTX_ERROR_INVALID_DESCRIPTION,
+    }
+}
+
 impl From<quadtex_format::Error> for Failure {
     fn from(e: quadtex_format::Error) -> Failure {
-        use quadtex_format::ErrorKind as K;
-        let status = match e.kind() {
-            K::WrongSize => QTX_ERROR_WRONG_SIZE,
-            K::OutOfMemory => QTX_ERROR_OUT_OF_MEMORY,
-            _ => QTX_ERROR_INVALID_DESCRIPTION,
-        };
         Failure {
-            status,
+            status: format_status(&e),
             message: e.to_string(),
         }
     }
 }
 
+/// The status code of a sampler-crate error, by its kind: an instruction
+/// a front-end refuses is `QTX_ERROR_INSTRUCTION`; a texture the format
+/// crate rejects takes that error's code; an impossible view, sampler,
+/// profile or pool index (and any kind added later) is
+/// `QTX_ERROR_INVALID_DESCRIPTION`.
+fn sampler_status(e: &quadtex_sampler::Error) -> QtxStatus {
+    use quadtex_sampler::ErrorKind as K;
+    match e.kind() {
+        K::Format => std::error::Error::source(e)
+            .and_then(|s| s.downcast_ref::<quadtex_format::Error>())
+            .map_or(QTX_ERROR_INVALID_DESCRIPTION, format_status),
+        K::UnknownOpcode
+        | K::BadModifier
+        | K::BadOperand
+        | K::OffsetOutOfRange
+        | K::NotSupported
+        | K::TexturingMode
+        | K::UnknownSymbol
+        | K::UnknownRegister
+        | K::Misaligned => QTX_ERROR_INSTRUCTION,
+        K::InvalidHeader | K::InvalidSampler | K::InvalidProfile | K::InvalidIndex => {
+            QTX_ERROR_INVALID_DESCRIPTION
+        }
+        _ => QTX_ERROR_INVALID_DESCRIPTION,
+    }
+}
+
 impl From<quadtex_sampler::Error> for Failure {
     fn from(e: quadtex_sampler::Error) -> Failure {
-        match e {
-            quadtex_sampler::Error::Format(f) => f.into(),
-            e => Failure {
-                status: QTX_ERROR_INVALID_DESCRIPTION,
-                message: e.to_string(),
-            },
+        Failure {
+            status: sampler_status(&e),
+            message: e.to_string(),
         }
     }
+}
+
+/// An instruction `text` a front-end refused: the error's status (by its
+/// kind), the message quoting the text.
+fn instruction_failure<T>(text: &str, e: quadtex_sampler::Error) -> Res<T> {
+    fail(sampler_status(&e), format!("`{text}`: {e}"))
 }
 
 /// A texture, shared by the views made of it (`QtxTexture *` in C).
@@ -744,7 +778,7 @@ pub(crate) fn sass_execute(
 ) -> Res<()> {
     let instr = match sass::parse(text) {
         Ok(i) => i,
-        Err(e) => return fail(QTX_ERROR_INSTRUCTION, format!("`{text}`: {e}")),
+        Err(e) => return instruction_failure(text, e),
     };
     let mut file = sass::RegFile::new();
     for lane in 0..4 {
@@ -756,7 +790,7 @@ pub(crate) fn sass_execute(
         }
     }
     if let Err(e) = instr.execute(&mut file, &pools.pools, active, helper) {
-        return fail(QTX_ERROR_INSTRUCTION, format!("`{text}`: {e}"));
+        return instruction_failure(text, e);
     }
     for lane in 0..4 {
         for r in 0..255 {
@@ -804,7 +838,7 @@ pub(crate) fn ptx_execute(
     };
     match ptx::run(&ctx, line, &mut regs.regs) {
         Ok(()) => Ok(()),
-        Err(e) => fail(QTX_ERROR_INSTRUCTION, format!("`{line}`: {e}")),
+        Err(e) => instruction_failure(line, e),
     }
 }
 
@@ -868,6 +902,6 @@ pub(crate) fn d3d_execute(
         .collect();
     match d3d::run(line, &res, &mut regs.regs) {
         Ok(()) => Ok(()),
-        Err(e) => fail(QTX_ERROR_INSTRUCTION, format!("`{line}`: {e}")),
+        Err(e) => instruction_failure(line, e),
     }
 }

@@ -159,7 +159,7 @@ impl Error {
     pub fn field(&self) -> Option<&str> {
         match &*self.0 {
             Repr::Invalid { field, .. } => Some(field),
-            Repr::Header(quadtex_sampler::Error::InvalidField { field, .. }) => Some(field),
+            Repr::Header(e) if e.kind() == quadtex_sampler::ErrorKind::InvalidField => e.field(),
             _ => None,
         }
     }

@@ -4,8 +4,10 @@
 //! turns it into a [`SamplerHeader`] or changes a [`TextureHeader`].
 //!
 //! Names are Vulkan's, in snake case (`clamp_to_edge`, `lequal`, ...); a
-//! name that is not known is an [`Error::InvalidField`] naming the field
-//! (by the key path the caller gives) and every accepted spelling. Numbers
+//! name that is not known is an
+//! [`ErrorKind::InvalidField`](crate::ErrorKind::InvalidField) error naming
+//! the field (by the key path the caller gives, [`Error::field`]) and every
+//! accepted spelling. Numbers
 //! are [`Number`]s: a number, or in JSON, where non-finite values have no
 //! spelling, the strings `"NaN"`, `"Infinity"` and `"-Infinity"`. Every
 //! field is optional; a field that is absent keeps the value of the header
@@ -211,7 +213,8 @@ pub const BORDER_COLORS: [(&str, BorderColor); 6] = [
 ];
 
 /// `value` looked up among `names`; an unknown one is an
-/// [`Error::InvalidField`] at `field` listing every accepted spelling.
+/// [`ErrorKind::InvalidField`](crate::ErrorKind::InvalidField) error at
+/// `field` listing every accepted spelling.
 pub fn parse_name<T: Copy>(value: &str, field: &str, what: &str, names: &[(&str, T)]) -> Result<T> {
     names
         .iter()
@@ -230,10 +233,7 @@ pub fn parse_name<T: Copy>(value: &str, field: &str, what: &str, names: &[(&str,
 }
 
 fn invalid(field: &str, reason: impl Into<String>) -> Error {
-    Error::InvalidField {
-        field: field.to_owned(),
-        reason: reason.into(),
-    }
+    Error::invalid_field(field, reason)
 }
 
 impl SamplerDesc {

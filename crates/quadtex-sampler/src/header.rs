@@ -367,7 +367,7 @@ impl TextureHeader {
     /// Checks the view against its texture (Vulkan image view rules).
     pub fn validate(&self) -> Result<()> {
         let d = self.texture.desc();
-        let bad = |m: String| Err(Error::InvalidHeader(m));
+        let bad = |m: String| Err(Error::invalid_header(m));
         if self.level_count == 0
             || self
                 .base_level
@@ -519,7 +519,7 @@ impl SamplerHeader {
 
     /// Checks the sampler alone (Vulkan `VkSamplerCreateInfo` rules).
     pub fn validate(&self) -> Result<()> {
-        let bad = |m: String| Err(Error::InvalidSampler(m));
+        let bad = |m: String| Err(Error::invalid_sampler(m));
         for (n, v) in [
             ("mip_lod_bias", self.mip_lod_bias),
             ("min_lod", self.min_lod),
@@ -575,26 +575,26 @@ impl SamplerHeader {
             || self.mipmap_mode == MipmapMode::Linear
             || self.max_anisotropy > 1.0;
         if linear && self.compare.is_none() && !f.is_filterable() {
-            return Err(Error::InvalidSampler(format!(
+            return Err(Error::invalid_sampler(format!(
                 "{f} is not filterable: linear filtering is not allowed"
             )));
         }
         if self.compare.is_some() && !f.has_depth() {
-            return Err(Error::InvalidSampler(format!(
+            return Err(Error::invalid_sampler(format!(
                 "depth compare needs a depth format, got {f}"
             )));
         }
         if self.unnormalized {
             use TextureKind as K;
             if !matches!(view.kind, K::D1 | K::D2) {
-                return Err(Error::InvalidSampler(
-                    "unnormalized coordinates need a 1D or 2D view".into(),
+                return Err(Error::invalid_sampler(
+                    "unnormalized coordinates need a 1D or 2D view",
                 ));
             }
         }
         if view.kind.is_multisample() {
-            return Err(Error::InvalidSampler(
-                "multisample views are read with fetch, not sampled".into(),
+            return Err(Error::invalid_sampler(
+                "multisample views are read with fetch, not sampled",
             ));
         }
         Ok(())

@@ -134,7 +134,7 @@ mod simd;
 mod texels;
 
 pub use cpu::SimdLevel;
-pub use error::{Error, Result};
+pub use error::{Error, ErrorKind, Result};
 pub use fetch::{fetch, FetchArgs, QuadFetcher};
 pub use gather::{gather, GatherArgs, GatherOffsets};
 pub use header::{

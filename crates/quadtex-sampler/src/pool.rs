@@ -141,7 +141,7 @@ impl Pools {
     /// the maximum index if needed).
     pub fn set_header(&mut self, index: u32, header: TextureHeader) -> Result<()> {
         if index >= 1 << 20 {
-            return Err(Error::InvalidIndex(format!(
+            return Err(Error::invalid_index(format!(
                 "header index {index} exceeds 20 bits"
             )));
         }
@@ -158,7 +158,7 @@ impl Pools {
     /// Stores a validated sampler at `index`.
     pub fn set_sampler(&mut self, index: u32, sampler: SamplerHeader) -> Result<()> {
         if index >= 1 << 12 {
-            return Err(Error::InvalidIndex(format!(
+            return Err(Error::invalid_index(format!(
                 "sampler index {index} exceeds 12 bits"
             )));
         }

@@ -218,7 +218,7 @@ impl Profile {
     /// The built-in profiles pass; the sampling paths never panic on a
     /// profile that does not, but only a valid one is defined.
     pub fn validate(&self) -> crate::Result<()> {
-        let bad = |what: String| Err(crate::Error::InvalidProfile(what));
+        let bad = |what: String| Err(crate::Error::invalid_profile(what));
         for (name, b) in [
             ("gather_offset_bits", self.gather_offset_bits),
             ("tex_offset_bits", self.tex_offset_bits),

@@ -8,7 +8,7 @@ use std::fmt::Debug;
 
 use quadtex_sampler::isa::{d3d, ptx, sass};
 use quadtex_sampler::{
-    FetchArgs, GatherArgs, Handle, PlanarOut, Pools, Profile, Quad, QuadCoords, QuadFetcher,
+    Error, FetchArgs, GatherArgs, Handle, PlanarOut, Pools, Profile, Quad, QuadCoords, QuadFetcher,
     QuadResult, QuadSampler, SampleArgs, SamplerHeader, TextureHeader,
 };
 
@@ -32,6 +32,7 @@ fn headers_pools_and_units_cross_threads() {
     shared::<sass::RegFile>();
     shared::<ptx::Regs>();
     shared::<d3d::D3dRegs>();
+    shared::<Error>();
     movable::<QuadSampler<'static>>();
     movable::<QuadFetcher<'static>>();
 }

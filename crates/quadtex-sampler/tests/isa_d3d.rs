@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use quadtex_format::TextureKind;
 use quadtex_format::{Aspect, Layout, Texel, TexelAddr, Texture, TextureDesc, TextureFormat};
-use quadtex_sampler::isa::d3d::{self, D3dError, D3dRegs, Reg, RegFile};
-use quadtex_sampler::TextureHeader;
+use quadtex_sampler::isa::d3d::{self, D3dRegs, Reg, RegFile};
+use quadtex_sampler::{ErrorKind, TextureHeader};
 
 const ONE: u32 = 0x3f80_0000;
 
@@ -177,29 +177,46 @@ fn float_bits_come_back_untouched() {
 
 #[test]
 fn the_parser_names_bad_tokens() {
+    for (text, kind, token) in [
+        (
+            "ld2dms_aoffimmi(8,0,0) r0.xyzw, r1.xyzw, t0.xyzw, r2.x",
+            ErrorKind::OffsetOutOfRange,
+            "8",
+        ),
+        (
+            "ld2dms_aoffimmi(0,-9) r0.xyzw, r1.xyzw, t0.xyzw, r2.x",
+            ErrorKind::OffsetOutOfRange,
+            "-9",
+        ),
+        (
+            "ld2dms r0.zx, r1.xyzw, t0.xyzw, r2.x",
+            ErrorKind::BadOperand,
+            "r0.zx",
+        ),
+        (
+            "ld2dms v0.xyzw, r1.xyzw, t0.xyzw, r2.x",
+            ErrorKind::BadOperand,
+            "v0.xyzw",
+        ),
+        (
+            "ld2dms r0.xyzw, r1.xyzw, s0.xyzw, r2.x",
+            ErrorKind::BadOperand,
+            "s0.xyzw",
+        ),
+        (
+            "ld r0.xyzw, r1.xyzw, t0.xyzw, r2.x",
+            ErrorKind::UnknownOpcode,
+            "ld",
+        ),
+    ] {
+        let e = d3d::parse(text).unwrap_err();
+        assert_eq!((e.kind(), e.token()), (kind, Some(token)), "{text}");
+    }
     assert_eq!(
-        d3d::parse("ld2dms_aoffimmi(8,0,0) r0.xyzw, r1.xyzw, t0.xyzw, r2.x"),
-        Err(D3dError::OffsetOutOfRange("8".into()))
-    );
-    assert_eq!(
-        d3d::parse("ld2dms_aoffimmi(0,-9) r0.xyzw, r1.xyzw, t0.xyzw, r2.x"),
-        Err(D3dError::OffsetOutOfRange("-9".into()))
-    );
-    assert_eq!(
-        d3d::parse("ld2dms r0.zx, r1.xyzw, t0.xyzw, r2.x"),
-        Err(D3dError::BadOperand("r0.zx".into()))
-    );
-    assert_eq!(
-        d3d::parse("ld2dms v0.xyzw, r1.xyzw, t0.xyzw, r2.x"),
-        Err(D3dError::BadOperand("v0.xyzw".into()))
-    );
-    assert_eq!(
-        d3d::parse("ld2dms r0.xyzw, r1.xyzw, s0.xyzw, r2.x"),
-        Err(D3dError::BadOperand("s0.xyzw".into()))
-    );
-    assert_eq!(
-        d3d::parse("ld r0.xyzw, r1.xyzw, t0.xyzw, r2.x"),
-        Err(D3dError::UnknownOpcode("ld".into()))
+        d3d::parse("ld2dms_aoffimmi(8,0,0) r0.xyzw, r1.xyzw, t0.xyzw, r2.x")
+            .unwrap_err()
+            .to_string(),
+        "aoffimmi value `8` outside -8..7"
     );
     let i = d3d::parse("ld2dms_aoffimmi(-1,2,0) r0.xyzw, r1.xyzw, t0.xyzw, r2.x").unwrap();
     assert_eq!(i.aoffimmi, [-1, 2, 0]);

@@ -781,9 +781,11 @@ fn sampler(s: &SamplerDesc, key: &str) -> Result<SamplerHeader> {
 /// A description's error as the scene's: a bad field is an invalid value
 /// at its key path; anything else is the sampler crate's, at `key`.
 fn field_error(e: quadtex_sampler::Error, key: &str) -> Error {
-    match e {
-        quadtex_sampler::Error::InvalidField { field, reason } => invalid(field, reason),
-        source => Error::sampler(key.to_owned(), source),
+    match (e.kind(), e.field(), e.reason()) {
+        (quadtex_sampler::ErrorKind::InvalidField, Some(field), Some(reason)) => {
+            invalid(field, reason)
+        }
+        _ => Error::sampler(key.to_owned(), e),
     }
 }
 

@@ -8,33 +8,16 @@
 //! bounds test and the out-of-bounds defaults, which are `fetch`'s (it
 //! compares unsigned after adding the offset, so a negative result wraps out
 //! of bounds, as the `ld2dms` reference requires).
+//!
+//! Errors are the crate's [`Error`], each naming the
+//! offending token ([`Error::token`]).
 
 use std::collections::HashMap;
 
+use crate::error::{Error, Result};
 use crate::fetch::{fetch, FetchArgs};
 use crate::header::TextureHeader;
 use crate::output::{to_words, write_masked, OutputType};
-
-/// What the D3D front-end rejects; each variant names the offending token.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum D3dError {
-    /// Not `ld2dms` or `ld2dms_aoffimmi(...)`.
-    #[error("unknown opcode `{0}`")]
-    UnknownOpcode(String),
-    /// An `_aoffimmi` value outside the 4-bit range `-8..7` (the `ld2dms`
-    /// reference).
-    #[error("aoffimmi value `{0}` outside -8..7")]
-    OffsetOutOfRange(String),
-    /// A register, mask, swizzle or resource that does not parse, or the
-    /// wrong register file (the `ld2dms` reference, "Restrictions";
-    /// docs/semantics.md §6).
-    #[error("bad operand `{0}`")]
-    BadOperand(String),
-}
-
-/// The front-end's result type.
-pub type D3dResult<T> = std::result::Result<T, D3dError>;
 
 /// A register file (the `ld2dms` reference: sources are `r#` or `v#`, the
 /// destination `r#`).
@@ -128,8 +111,8 @@ impl D3dRegs {
 }
 
 /// `r#` or `v#`.
-pub fn parse_reg(s: &str) -> D3dResult<Reg> {
-    let bad = || D3dError::BadOperand(s.to_string());
+pub fn parse_reg(s: &str) -> Result<Reg> {
+    let bad = || Error::bad_operand(s.to_string());
     let (file, n) = if let Some(n) = s.strip_prefix('r') {
         (RegFile::Temp, n)
     } else if let Some(n) = s.strip_prefix('v') {
@@ -157,33 +140,33 @@ fn comp(c: char) -> Option<u8> {
 }
 
 /// A swizzle of 1 (replicated) or 4 components.
-fn parse_swizzle(s: &str, whole: &str) -> D3dResult<[u8; 4]> {
+fn parse_swizzle(s: &str, whole: &str) -> Result<[u8; 4]> {
     let cs = s
         .chars()
         .map(comp)
         .collect::<Option<Vec<u8>>>()
-        .ok_or_else(|| D3dError::BadOperand(whole.to_string()))?;
+        .ok_or_else(|| Error::bad_operand(whole.to_string()))?;
     match cs.as_slice() {
         [a] => Ok([*a; 4]),
         [a, b, c, d] => Ok([*a, *b, *c, *d]),
-        _ => Err(D3dError::BadOperand(whole.to_string())),
+        _ => Err(Error::bad_operand(whole.to_string())),
     }
 }
 
 /// A write mask: components in `xyzw` order, each at most once.
-fn parse_mask(s: &str, whole: &str) -> D3dResult<u8> {
+fn parse_mask(s: &str, whole: &str) -> Result<u8> {
     let mut m = 0u8;
     let mut last = -1i32;
     for c in s.chars() {
-        let k = comp(c).ok_or_else(|| D3dError::BadOperand(whole.to_string()))?;
+        let k = comp(c).ok_or_else(|| Error::bad_operand(whole.to_string()))?;
         if i32::from(k) <= last {
-            return Err(D3dError::BadOperand(whole.to_string()));
+            return Err(Error::bad_operand(whole.to_string()));
         }
         last = i32::from(k);
         m |= 1 << k;
     }
     if m == 0 {
-        return Err(D3dError::BadOperand(whole.to_string()));
+        return Err(Error::bad_operand(whole.to_string()));
     }
     Ok(m)
 }
@@ -199,27 +182,27 @@ fn split_suffix(s: &str) -> (&str, Option<&str>) {
 /// srcResource[.swizzle], sampleIndex.c` (the `ld2dms` reference). The
 /// immediates are 4-bit two's complement (`-8..7`); `sampleIndex` must be a
 /// register with one component selected.
-pub fn parse(line: &str) -> D3dResult<Ld2dms> {
+pub fn parse(line: &str) -> Result<Ld2dms> {
     let line = line.split("//").next().unwrap_or("").trim();
     let line = line.strip_suffix(';').unwrap_or(line).trim();
     let rest = line.strip_prefix("ld2dms").ok_or_else(|| {
-        D3dError::UnknownOpcode(line.split_whitespace().next().unwrap_or("").to_string())
+        Error::unknown_opcode(line.split_whitespace().next().unwrap_or("").to_string())
     })?;
     let (aoffimmi, operands) = if let Some(r) = rest.strip_prefix("_aoffimmi") {
         let r = r.trim_start();
         let close = r
             .find(')')
             .filter(|_| r.starts_with('('))
-            .ok_or_else(|| D3dError::UnknownOpcode(format!("ld2dms{rest}")))?;
+            .ok_or_else(|| Error::unknown_opcode(format!("ld2dms{rest}")))?;
         let mut off = [0i32; 3];
         let vals: Vec<&str> = r[1..close].split(',').map(str::trim).collect();
         if vals.len() < 2 || vals.len() > 3 {
-            return Err(D3dError::BadOperand(r[..=close].to_string()));
+            return Err(Error::bad_operand(r[..=close].to_string()));
         }
         for (k, v) in vals.iter().enumerate() {
-            let n: i32 = v.parse().map_err(|_| D3dError::BadOperand(v.to_string()))?;
+            let n: i32 = v.parse().map_err(|_| Error::bad_operand(v.to_string()))?;
             if !(-8..=7).contains(&n) {
-                return Err(D3dError::OffsetOutOfRange(v.to_string()));
+                return Err(Error::aoffimmi_out_of_range(v.to_string()));
             }
             off[k] = n;
         }
@@ -227,18 +210,18 @@ pub fn parse(line: &str) -> D3dResult<Ld2dms> {
     } else if rest.starts_with(char::is_whitespace) {
         ([0; 3], rest)
     } else {
-        return Err(D3dError::UnknownOpcode(
+        return Err(Error::unknown_opcode(
             line.split_whitespace().next().unwrap_or("").to_string(),
         ));
     };
     let ops: Vec<&str> = operands.split(',').map(str::trim).collect();
     let [d, a, t, s] = ops.as_slice() else {
-        return Err(D3dError::BadOperand(operands.trim().to_string()));
+        return Err(Error::bad_operand(operands.trim().to_string()));
     };
     let (dr, dm) = split_suffix(d);
     let dest = parse_reg(dr)?;
     if dest.file != RegFile::Temp {
-        return Err(D3dError::BadOperand(d.to_string()));
+        return Err(Error::bad_operand(d.to_string()));
     }
     let mask = match dm {
         Some(m) => parse_mask(m, d)?,
@@ -255,7 +238,7 @@ pub fn parse(line: &str) -> D3dResult<Ld2dms> {
         .strip_prefix('t')
         .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|n| n.parse().ok())
-        .ok_or_else(|| D3dError::BadOperand(t.to_string()))?;
+        .ok_or_else(|| Error::bad_operand(t.to_string()))?;
     let resource_swizzle = match tsw {
         Some(sw) => parse_swizzle(sw, t)?,
         None => [0, 1, 2, 3],
@@ -267,8 +250,8 @@ pub fn parse(line: &str) -> D3dResult<Ld2dms> {
             .chars()
             .next()
             .and_then(comp)
-            .ok_or_else(|| D3dError::BadOperand(s.to_string()))?,
-        _ => return Err(D3dError::BadOperand(s.to_string())),
+            .ok_or_else(|| Error::bad_operand(s.to_string()))?,
+        _ => return Err(Error::bad_operand(s.to_string())),
     };
     Ok(Ld2dms {
         aoffimmi,
@@ -330,7 +313,7 @@ pub fn execute(i: &Ld2dms, resources: &[Option<TextureHeader>], regs: &mut D3dRe
 }
 
 /// Parses and executes one `ld2dms` line.
-pub fn run(line: &str, resources: &[Option<TextureHeader>], regs: &mut D3dRegs) -> D3dResult<()> {
+pub fn run(line: &str, resources: &[Option<TextureHeader>], regs: &mut D3dRegs) -> Result<()> {
     execute(&parse(line)?, resources, regs);
     Ok(())
 }

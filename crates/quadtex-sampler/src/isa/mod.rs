@@ -10,6 +10,12 @@
 //! `tex`, `tld4`, `txq`, `istypep` (PTX ISA 9.7.10); [`d3d`]: `ld2dms` (the D3D
 //! `ld2dms` reference)). What does not: texel addressing, filtering and LOD
 //! arithmetic, which are the cores'.
+//!
+//! The three front-ends share the crate's error, [`Error`](crate::Error):
+//! its [`kind`](crate::Error::kind) says what was wrong (an unknown opcode,
+//! a bad modifier or operand, an offset out of range, a form the
+//! instruction does not allow, ...; [`ErrorKind`](crate::ErrorKind)) and
+//! its [`token`](crate::Error::token) names the offending token.
 
 pub mod d3d;
 pub mod ptx;

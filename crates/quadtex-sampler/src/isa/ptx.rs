@@ -22,9 +22,12 @@
 //! of an opaque variable ([`OpaqueRef`]: a `.texref`, `.samplerref` or
 //! `.surfref`), one per lane. Surfaces are their own kind: `istypep.surfref`
 //! answers for them, a `.surfref` symbol as a texture operand is an error
-//! ([`PtxError::SurfaceOperand`]), and a lane whose register holds a
-//! surface (or anything but a `.texref`) reads zeros, as an invalid handle
-//! does.
+//! (of kind [`NotSupported`](crate::ErrorKind::NotSupported)), and a lane
+//! whose register holds a surface (or anything but a `.texref`) reads
+//! zeros, as an invalid handle does.
+//!
+//! Errors are the crate's [`Error`], each naming the
+//! offending token ([`Error::token`]).
 //!
 //! Per-lane operands: handles and offsets given in registers may differ
 //! between lanes while a core call takes one of each per quad. Lanes are
@@ -42,6 +45,7 @@ pub use codes::{addr_mode_code, channel_data_type, channel_order, cuda_channel_k
 
 use quadtex_format::{SampleType, TextureKind};
 
+use crate::error::{Error, Result};
 use crate::fetch::{fetch, FetchArgs};
 use crate::gather::{gather, GatherArgs, GatherOffsets};
 use crate::header::{Filter, TextureHeader};
@@ -49,55 +53,6 @@ use crate::output::{to_words, OutputType};
 use crate::pool::{Handle, OpaqueType, Pools, TexturingMode};
 use crate::profile::Profile;
 use crate::quad::{Lod, Quad, QuadResult, SampleArgs};
-
-/// What the PTX front-end rejects; each variant names the offending token.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum PtxError {
-    /// Not `tex`, `tld4`, `txq` or `istypep`.
-    #[error("unknown opcode `{0}`")]
-    UnknownOpcode(String),
-    /// A modifier that the opcode does not take, or a missing one.
-    #[error("bad modifier `{0}`")]
-    BadModifier(String),
-    /// An operand of the wrong shape (vector length, missing brackets).
-    #[error("bad operand `{0}`")]
-    BadOperand(String),
-    /// A texel offset outside `-8..7` (PTX ISA 9.7.10.3: "Offset value is in
-    /// the range of -8 to +7").
-    #[error("offset `{0}` outside -8..7")]
-    OffsetOutOfRange(String),
-    /// An offset on a cube or cube array (PTX ISA 9.7.10.3: "Offset vector
-    /// operand `e` is not supported for cubemap textures").
-    #[error("offset `{0}` not supported for cubemaps")]
-    OffsetNotAllowed(String),
-    /// A depth compare on a 3D texture (PTX ISA 9.7.10.3).
-    #[error("depth compare `{0}` not supported for 3d textures")]
-    CompareNotAllowed(String),
-    /// `texmode_independent` without a `.samplerref` operand.
-    #[error("sampler operand required in independent mode at `{0}`")]
-    SamplerRequired(String),
-    /// `texmode_unified` with a `.samplerref` operand.
-    #[error("sampler operand `{0}` not allowed in unified mode")]
-    SamplerNotAllowed(String),
-    /// A name that is neither a symbol nor a register.
-    #[error("unknown symbol `{0}`")]
-    UnknownSymbol(String),
-    /// A register read before it was written.
-    #[error("unknown register `{0}`")]
-    UnknownRegister(String),
-    /// A `.surfref` symbol where a texture or sampler is expected: surfaces
-    /// are read by the `suld`/`sust` family, not by texture instructions.
-    #[error("`{0}` is a .surfref, not a texture or sampler")]
-    SurfaceOperand(String),
-    /// A register texture operand in `texmode_independent` (PTX ISA 9.7.10:
-    /// "indirect texture access is supported in unified mode").
-    #[error("indirect texture operand `{0}` needs texmode_unified")]
-    IndirectNotUnified(String),
-}
-
-/// The front-end's result type.
-pub type PtxResult<T> = std::result::Result<T, PtxError>;
 
 /// Texture geometry `.geom` (PTX ISA 9.7.10.3, `tex`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -457,12 +412,12 @@ impl Regs {
         self.preds.get(name).copied()
     }
 
-    fn read(&self, op: &Operand) -> PtxResult<[u32; 4]> {
+    fn read(&self, op: &Operand) -> Result<[u32; 4]> {
         match op {
             Operand::Imm(v) => Ok([*v; 4]),
             Operand::Reg(r) => self
                 .get(r)
-                .ok_or_else(|| PtxError::UnknownRegister(r.clone())),
+                .ok_or_else(|| Error::unknown_register(r.clone())),
         }
     }
 
@@ -576,11 +531,11 @@ fn is_name(s: &str) -> bool {
     it.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
 }
 
-fn parse_name(s: &str) -> PtxResult<String> {
+fn parse_name(s: &str) -> Result<String> {
     if is_name(s) {
         Ok(s.to_string())
     } else {
-        Err(PtxError::BadOperand(s.to_string()))
+        Err(Error::bad_operand(s.to_string()))
     }
 }
 
@@ -619,35 +574,35 @@ fn parse_imm(s: &str) -> Option<u32> {
     Some(v as u32)
 }
 
-fn parse_operand(s: &str) -> PtxResult<Operand> {
+fn parse_operand(s: &str) -> Result<Operand> {
     if is_name(s) {
         Ok(Operand::Reg(s.to_string()))
     } else {
         parse_imm(s)
             .map(Operand::Imm)
-            .ok_or_else(|| PtxError::BadOperand(s.to_string()))
+            .ok_or_else(|| Error::bad_operand(s.to_string()))
     }
 }
 
 /// `{a, b, ...}` (or a bare scalar, as a singleton) of `n` elements.
-fn parse_vector(s: &str, n: usize) -> PtxResult<Vec<Operand>> {
+fn parse_vector(s: &str, n: usize) -> Result<Vec<Operand>> {
     let inner = match s.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
         Some(i) => i,
         None if n == 1 => s,
-        None => return Err(PtxError::BadOperand(s.to_string())),
+        None => return Err(Error::bad_operand(s.to_string())),
     };
     let v = inner
         .split(',')
         .map(|e| parse_operand(e.trim()))
-        .collect::<PtxResult<Vec<_>>>()?;
+        .collect::<Result<Vec<_>>>()?;
     if v.len() != n {
-        return Err(PtxError::BadOperand(s.to_string()));
+        return Err(Error::bad_operand(s.to_string()));
     }
     Ok(v)
 }
 
 /// `{d0, d1, ...}` or `{..}|p`.
-fn parse_dest(s: &str, n: usize) -> PtxResult<(Vec<String>, Option<String>)> {
+fn parse_dest(s: &str, n: usize) -> Result<(Vec<String>, Option<String>)> {
     let (d, p) = match s.split_once('|') {
         Some((d, p)) => (d.trim(), Some(parse_name(p.trim())?)),
         None => (s, None),
@@ -655,39 +610,39 @@ fn parse_dest(s: &str, n: usize) -> PtxResult<(Vec<String>, Option<String>)> {
     let inner = d
         .strip_prefix('{')
         .and_then(|r| r.strip_suffix('}'))
-        .ok_or_else(|| PtxError::BadOperand(d.to_string()))?;
+        .ok_or_else(|| Error::bad_operand(d.to_string()))?;
     let v = inner
         .split(',')
         .map(|e| parse_name(e.trim()))
-        .collect::<PtxResult<Vec<_>>>()?;
+        .collect::<Result<Vec<_>>>()?;
     if v.len() != n {
-        return Err(PtxError::BadOperand(d.to_string()));
+        return Err(Error::bad_operand(d.to_string()));
     }
     Ok((v, p))
 }
 
 /// `[a, c]` or `[a, b, c]` (texture, optional sampler, coordinates).
-fn parse_address(s: &str, n: usize) -> PtxResult<(String, Option<String>, Vec<Operand>)> {
+fn parse_address(s: &str, n: usize) -> Result<(String, Option<String>, Vec<Operand>)> {
     let inner = s
         .strip_prefix('[')
         .and_then(|r| r.strip_suffix(']'))
-        .ok_or_else(|| PtxError::BadOperand(s.to_string()))?;
+        .ok_or_else(|| Error::bad_operand(s.to_string()))?;
     let parts = split_top(inner);
     match parts.as_slice() {
         [a, c] => Ok((parse_name(a)?, None, parse_vector(c, n)?)),
         [a, b, c] => Ok((parse_name(a)?, Some(parse_name(b)?), parse_vector(c, n)?)),
-        _ => Err(PtxError::BadOperand(s.to_string())),
+        _ => Err(Error::bad_operand(s.to_string())),
     }
 }
 
 /// Checks immediate offsets against `-8..7` at parse time; register
 /// offsets are checked when they are read.
-fn check_imm_offsets(e: &[Operand]) -> PtxResult<()> {
+fn check_imm_offsets(e: &[Operand]) -> Result<()> {
     for o in e {
         if let Operand::Imm(v) = o {
             let v = *v as i32;
             if !(-8..=7).contains(&v) {
-                return Err(PtxError::OffsetOutOfRange(v.to_string()));
+                return Err(Error::offset_out_of_range(v.to_string()));
             }
         }
     }
@@ -696,27 +651,27 @@ fn check_imm_offsets(e: &[Operand]) -> PtxResult<()> {
 
 /// The optional trailing `{, e} {, f}` operands: a braced vector is the
 /// offset, a scalar the depth compare.
-fn parse_tail(rest: &[String], geom: Geom) -> PtxResult<(Option<Vec<Operand>>, Option<Operand>)> {
+fn parse_tail(rest: &[String], geom: Geom) -> Result<(Option<Vec<Operand>>, Option<Operand>)> {
     let mut offset = None;
     let mut compare = None;
     for t in rest {
         if t.starts_with('{') {
             if offset.is_some() || compare.is_some() {
-                return Err(PtxError::BadOperand(t.clone()));
+                return Err(Error::bad_operand(t.clone()));
             }
             let n = geom.offset_len();
             if n == 0 {
-                return Err(PtxError::OffsetNotAllowed(t.clone()));
+                return Err(Error::offset_on_cube(t.clone()));
             }
             let e = parse_vector(t, n)?;
             check_imm_offsets(&e)?;
             offset = Some(e);
         } else {
             if compare.is_some() {
-                return Err(PtxError::BadOperand(t.clone()));
+                return Err(Error::bad_operand(t.clone()));
             }
             if geom == Geom::D3 {
-                return Err(PtxError::CompareNotAllowed(t.clone()));
+                return Err(Error::compare_on_3d(t.clone()));
             }
             compare = Some(parse_operand(t)?);
         }
@@ -734,14 +689,14 @@ fn parse_dtype(s: &str) -> Option<DType> {
     })
 }
 
-fn bad_mod(s: Option<&&str>) -> PtxError {
-    PtxError::BadModifier(s.map_or_else(|| "<missing>".to_string(), |s| s.to_string()))
+fn bad_mod(s: Option<&&str>) -> Error {
+    Error::bad_modifier(s.map_or_else(|| "<missing>".to_string(), |s| s.to_string()))
 }
 
 /// Parses one PTX texture instruction (`tex`, `tld4`, `txq`, `istypep`; PTX ISA
 /// 9.7.10.3-6). A trailing `;` and `//` comment are allowed. Immediate offsets
 /// outside `-8..7` and offsets on cubes are rejected here.
-pub fn parse(line: &str) -> PtxResult<Instr> {
+pub fn parse(line: &str) -> Result<Instr> {
     let line = line.split("//").next().unwrap_or("").trim();
     let line = line.strip_suffix(';').unwrap_or(line).trim();
     let (op, rest) = match line.find(|c: char| c.is_whitespace() || c == '{') {
@@ -755,11 +710,11 @@ pub fn parse(line: &str) -> PtxResult<Instr> {
         Some("tld4") => parse_tld4(&mods[1..], &operands).map(Instr::Tld4),
         Some("txq") => parse_txq(&mods[1..], &operands).map(Instr::Txq),
         Some("istypep") => parse_istypep(&mods[1..], &operands).map(Instr::Istypep),
-        _ => Err(PtxError::UnknownOpcode(op.to_string())),
+        _ => Err(Error::unknown_opcode(op.to_string())),
     }
 }
 
-fn parse_tex(mods: &[&str], ops: &[String]) -> PtxResult<Tex> {
+fn parse_tex(mods: &[&str], ops: &[String]) -> Result<Tex> {
     let mut it = mods.iter().peekable();
     let mip_kind = match it.peek().copied().copied() {
         Some(m @ ("base" | "level" | "grad")) => {
@@ -792,12 +747,12 @@ fn parse_tex(mods: &[&str], ops: &[String]) -> PtxResult<Tex> {
         _ => return Err(bad_mod(c)),
     };
     if let Some(extra) = it.next() {
-        return Err(PtxError::BadModifier(extra.to_string()));
+        return Err(Error::bad_modifier(extra.to_string()));
     }
     // .cube/.acube require .f32, .2dms/.a2dms require .s32 (PTX ISA 9.7.10.3).
     match (geom, ctype) {
         (Geom::Cube | Geom::Acube, CType::S32) | (Geom::D2ms | Geom::A2dms, CType::F32) => {
-            return Err(PtxError::BadModifier(
+            return Err(Error::bad_modifier(
                 match ctype {
                     CType::S32 => "s32",
                     CType::F32 => "f32",
@@ -850,11 +805,11 @@ fn parse_tex(mods: &[&str], ops: &[String]) -> PtxResult<Tex> {
     })
 }
 
-fn bad_operands(ops: &[String]) -> PtxError {
-    PtxError::BadOperand(ops.join(", "))
+fn bad_operands(ops: &[String]) -> Error {
+    Error::bad_operand(ops.join(", "))
 }
 
-fn parse_tld4(mods: &[&str], ops: &[String]) -> PtxResult<Tld4> {
+fn parse_tld4(mods: &[&str], ops: &[String]) -> Result<Tld4> {
     let comp = match mods.first().copied() {
         Some("r") => 0,
         Some("g") => 1,
@@ -882,7 +837,7 @@ fn parse_tld4(mods: &[&str], ops: &[String]) -> PtxResult<Tld4> {
         return Err(bad_mod(mods.get(4)));
     }
     if let Some(extra) = mods.get(5) {
-        return Err(PtxError::BadModifier(extra.to_string()));
+        return Err(Error::bad_modifier(extra.to_string()));
     }
     let (dst, pred) = parse_dest(ops.first().ok_or_else(|| bad_operands(ops))?, 4)?;
     let (texture, sampler, coords) = parse_address(
@@ -904,7 +859,7 @@ fn parse_tld4(mods: &[&str], ops: &[String]) -> PtxResult<Tld4> {
     })
 }
 
-fn parse_txq(mods: &[&str], ops: &[String]) -> PtxResult<Txq> {
+fn parse_txq(mods: &[&str], ops: &[String]) -> Result<Txq> {
     let (level, mods) = match mods.first().copied() {
         Some("level") => (true, &mods[1..]),
         _ => (false, mods),
@@ -920,7 +875,7 @@ fn parse_txq(mods: &[&str], ops: &[String]) -> PtxResult<Txq> {
         return Err(bad_mod(mods.get(1)));
     }
     if let Some(extra) = mods.get(2) {
-        return Err(PtxError::BadModifier(extra.to_string()));
+        return Err(Error::bad_modifier(extra.to_string()));
     }
     let n = if level { 3 } else { 2 };
     if ops.len() != n {
@@ -930,7 +885,7 @@ fn parse_txq(mods: &[&str], ops: &[String]) -> PtxResult<Txq> {
     let target = ops[1]
         .strip_prefix('[')
         .and_then(|r| r.strip_suffix(']'))
-        .ok_or_else(|| PtxError::BadOperand(ops[1].clone()))?;
+        .ok_or_else(|| Error::bad_operand(ops[1].clone()))?;
     let target = parse_name(target.trim())?;
     let level = if level {
         Some(parse_operand(&ops[2])?)
@@ -945,7 +900,7 @@ fn parse_txq(mods: &[&str], ops: &[String]) -> PtxResult<Txq> {
     })
 }
 
-fn parse_istypep(mods: &[&str], ops: &[String]) -> PtxResult<Istypep> {
+fn parse_istypep(mods: &[&str], ops: &[String]) -> Result<Istypep> {
     let ty = match mods {
         ["texref"] => OpaqueType::Texref,
         ["samplerref"] => OpaqueType::Samplerref,
@@ -965,7 +920,7 @@ fn parse_istypep(mods: &[&str], ops: &[String]) -> PtxResult<Istypep> {
 // -------------------------------------------------------------- execution
 
 /// Parses and executes one instruction on `regs`.
-pub fn run(ctx: &PtxContext<'_>, line: &str, regs: &mut Regs) -> PtxResult<()> {
+pub fn run(ctx: &PtxContext<'_>, line: &str, regs: &mut Regs) -> Result<()> {
     execute(ctx, &parse(line)?, regs)
 }
 
@@ -976,7 +931,7 @@ pub fn run(ctx: &PtxContext<'_>, line: &str, regs: &mut Regs) -> PtxResult<()> {
 /// texture, a register texture operand in independent mode, and register
 /// offsets outside `-8..7`. Invalid handles (and registers naming no
 /// `.texref`) are not errors: they read zeros.
-pub fn execute(ctx: &PtxContext<'_>, instr: &Instr, regs: &mut Regs) -> PtxResult<()> {
+pub fn execute(ctx: &PtxContext<'_>, instr: &Instr, regs: &mut Regs) -> Result<()> {
     match instr {
         Instr::Tex(t) => exec_tex(ctx, t, regs),
         Instr::Tld4(t) => exec_tld4(ctx, t, regs),
@@ -1039,23 +994,19 @@ fn read_u64(regs: &Regs, name: &str) -> Option<[u64; 4]> {
 /// access, PTX ISA 9.7.10), each lane its own; a lane whose register names no
 /// `.texref` (a surface, a sampler, garbage) gets `None` and reads zeros. A
 /// `.samplerref` or `.surfref` symbol is an error.
-fn texture_handles(
-    ctx: &PtxContext<'_>,
-    name: &str,
-    regs: &Regs,
-) -> PtxResult<[Option<Handle>; 4]> {
+fn texture_handles(ctx: &PtxContext<'_>, name: &str, regs: &Regs) -> Result<[Option<Handle>; 4]> {
     if let Some(&h) = ctx.symbols.textures.get(name) {
         return Ok([Some(Handle(h & 0xf_ffff)); 4]);
     }
     if ctx.symbols.samplers.contains_key(name) {
-        return Err(PtxError::BadOperand(name.to_string()));
+        return Err(Error::bad_operand(name.to_string()));
     }
     if ctx.symbols.surfaces.contains_key(name) {
-        return Err(PtxError::SurfaceOperand(name.to_string()));
+        return Err(Error::surface_operand(name.to_string()));
     }
-    let v = read_u64(regs, name).ok_or_else(|| PtxError::UnknownSymbol(name.to_string()))?;
+    let v = read_u64(regs, name).ok_or_else(|| Error::unknown_symbol(name.to_string()))?;
     if ctx.mode == TexturingMode::Independent {
-        return Err(PtxError::IndirectNotUnified(name.to_string()));
+        return Err(Error::indirect_not_unified(name.to_string()));
     }
     Ok(v.map(|w| match OpaqueRef::from_u64(w) {
         Some(OpaqueRef::Texref(h)) => Some(h),
@@ -1066,17 +1017,17 @@ fn texture_handles(
 /// The sampler index of a sampler operand per lane: a `.samplerref`
 /// symbol, or a register holding a `.samplerref` (or a packed handle,
 /// whose `samplerPtr` field is used).
-fn sampler_indices(ctx: &PtxContext<'_>, name: &str, regs: &Regs) -> PtxResult<[Option<u32>; 4]> {
+fn sampler_indices(ctx: &PtxContext<'_>, name: &str, regs: &Regs) -> Result<[Option<u32>; 4]> {
     if let Some(&s) = ctx.symbols.samplers.get(name) {
         return Ok([Some(s); 4]);
     }
     if ctx.symbols.textures.contains_key(name) {
-        return Err(PtxError::BadOperand(name.to_string()));
+        return Err(Error::bad_operand(name.to_string()));
     }
     if ctx.symbols.surfaces.contains_key(name) {
-        return Err(PtxError::SurfaceOperand(name.to_string()));
+        return Err(Error::surface_operand(name.to_string()));
     }
-    let v = read_u64(regs, name).ok_or_else(|| PtxError::UnknownSymbol(name.to_string()))?;
+    let v = read_u64(regs, name).ok_or_else(|| Error::unknown_symbol(name.to_string()))?;
     Ok(v.map(|w| match OpaqueRef::from_u64(w) {
         Some(OpaqueRef::Samplerref(i)) => Some(i),
         Some(OpaqueRef::Texref(h)) => Some(h.sampler()),
@@ -1094,13 +1045,13 @@ fn combined_handles(
     sampler: Option<&String>,
     needs_sampler: bool,
     regs: &Regs,
-) -> PtxResult<[Option<Handle>; 4]> {
+) -> Result<[Option<Handle>; 4]> {
     let t = texture_handles(ctx, texture, regs)?;
     match (ctx.mode, sampler) {
-        (TexturingMode::Unified, Some(s)) => Err(PtxError::SamplerNotAllowed(s.clone())),
+        (TexturingMode::Unified, Some(s)) => Err(Error::sampler_not_allowed(s.clone())),
         (TexturingMode::Unified, None) => Ok(t),
         (TexturingMode::Independent, None) if needs_sampler => {
-            Err(PtxError::SamplerRequired(texture.to_string()))
+            Err(Error::sampler_required(texture.to_string()))
         }
         (TexturingMode::Independent, None) => Ok(t),
         (TexturingMode::Independent, Some(s)) => {
@@ -1115,7 +1066,7 @@ fn combined_handles(
 
 /// Reads an offset vector per lane, checking `-8..7` in the active lanes
 /// (PTX ISA 9.7.10.3).
-fn read_offset(regs: &Regs, e: &[Operand]) -> PtxResult<[[i32; 3]; 4]> {
+fn read_offset(regs: &Regs, e: &[Operand]) -> Result<[[i32; 3]; 4]> {
     let mut out = [[0i32; 3]; 4];
     for (k, op) in e.iter().take(3).enumerate() {
         let v = regs.read(op)?;
@@ -1129,7 +1080,7 @@ fn read_offset(regs: &Regs, e: &[Operand]) -> PtxResult<[[i32; 3]; 4]> {
                     Operand::Reg(r) => format!("{r} = {o}"),
                     Operand::Imm(_) => o.to_string(),
                 };
-                return Err(PtxError::OffsetOutOfRange(name));
+                return Err(Error::offset_out_of_range(name));
             }
             out[lane][k] = o;
         }
@@ -1170,7 +1121,7 @@ fn run_groups<K: PartialEq + Copy>(
     out
 }
 
-fn read_all(regs: &Regs, ops: &[Operand]) -> PtxResult<Vec<[u32; 4]>> {
+fn read_all(regs: &Regs, ops: &[Operand]) -> Result<Vec<[u32; 4]>> {
     ops.iter().map(|o| regs.read(o)).collect()
 }
 
@@ -1235,7 +1186,7 @@ fn write_result(
     }
 }
 
-fn exec_tex(ctx: &PtxContext<'_>, t: &Tex, regs: &mut Regs) -> PtxResult<()> {
+fn exec_tex(ctx: &PtxContext<'_>, t: &Tex, regs: &mut Regs) -> Result<()> {
     let ms = matches!(t.geom, Geom::D2ms | Geom::A2dms);
     let hs = combined_handles(ctx, &t.texture, t.sampler.as_ref(), !ms, regs)?;
     let c = read_all(regs, &t.coords)?;
@@ -1300,7 +1251,7 @@ fn exec_tex(ctx: &PtxContext<'_>, t: &Tex, regs: &mut Regs) -> PtxResult<()> {
     Ok(())
 }
 
-fn exec_tld4(ctx: &PtxContext<'_>, t: &Tld4, regs: &mut Regs) -> PtxResult<()> {
+fn exec_tld4(ctx: &PtxContext<'_>, t: &Tld4, regs: &mut Regs) -> Result<()> {
     let hs = combined_handles(ctx, &t.texture, t.sampler.as_ref(), true, regs)?;
     let c = read_all(regs, &t.coords)?;
     let offsets = match &t.offset {
@@ -1382,7 +1333,7 @@ pub fn texture_query(
     }
 }
 
-fn exec_txq(ctx: &PtxContext<'_>, t: &Txq, regs: &mut Regs) -> PtxResult<()> {
+fn exec_txq(ctx: &PtxContext<'_>, t: &Txq, regs: &mut Regs) -> Result<()> {
     let value: [u32; 4] = if t.query.is_sampler_query() {
         // Unified: sampler state through the .texref; independent: a
         // .samplerref (PTX ISA 9.7.10.1).
@@ -1390,7 +1341,7 @@ fn exec_txq(ctx: &PtxContext<'_>, t: &Txq, regs: &mut Regs) -> PtxResult<()> {
             TexturingMode::Unified => texture_handles(ctx, &t.target, regs)?,
             TexturingMode::Independent => {
                 if ctx.symbols.textures.contains_key(&t.target) {
-                    return Err(PtxError::BadOperand(t.target.clone()));
+                    return Err(Error::bad_operand(t.target.clone()));
                 }
                 sampler_indices(ctx, &t.target, regs)?.map(|s| Some(Handle((s? & 0xfff) << 20)))
             }
@@ -1447,7 +1398,7 @@ fn sampler_valid(ctx: &PtxContext<'_>, si: u32) -> bool {
 /// opaque variable of the type. Textures and samplers are valid when their
 /// pool slot is; surfaces when the symbol table declares one with that
 /// index ([`Symbols::surfaces`]).
-fn exec_istypep(ctx: &PtxContext<'_>, t: &Istypep, regs: &mut Regs) -> PtxResult<()> {
+fn exec_istypep(ctx: &PtxContext<'_>, t: &Istypep, regs: &mut Regs) -> Result<()> {
     let syms = ctx.symbols;
     let named = if let Some(&hi) = syms.textures.get(&t.src) {
         Some(OpaqueRef::Texref(Handle(hi & 0xf_ffff)))
@@ -1459,7 +1410,7 @@ fn exec_istypep(ctx: &PtxContext<'_>, t: &Istypep, regs: &mut Regs) -> PtxResult
     let refs: [Option<OpaqueRef>; 4] = match named {
         Some(r) => [Some(r); 4],
         None => read_u64(regs, &t.src)
-            .ok_or_else(|| PtxError::UnknownRegister(t.src.clone()))?
+            .ok_or_else(|| Error::unknown_register(t.src.clone()))?
             .map(OpaqueRef::from_u64),
     };
     let v = refs.map(|r| match (t.ty, r) {

@@ -39,12 +39,20 @@
 //!   still count for the partial-quad rule (docs/semantics.md §3, inferred).
 //! - `.NDV` on TLD4 only matters for a `TWO_D_NO_MIPMAP` header (TLD4 as
 //!   TEX), where `GatherArgs::ndv` carries it to the TEX path.
+//!
+//! Errors are the crate's [`Error`]: text that does not parse names the
+//! offending token (upper case, as read) and what was expected there; an
+//! operand combination the references forbid is of kind
+//! [`NotSupported`](ErrorKind::NotSupported), a register tuple against
+//! the TMML reference's alignment and RZ rules of kind
+//! [`Misaligned`](ErrorKind::Misaligned).
 
 use std::fmt;
 
 use quadtex_format::TextureKind;
 
 use super::groups;
+use crate::error::{Error, ErrorKind, Result};
 use crate::fetch::{fetch, FetchArgs};
 use crate::gather::{gather, GatherArgs, GatherOffsets};
 use crate::header::{
@@ -130,60 +138,6 @@ impl RegFile {
         }
     }
 }
-
-/// What an instruction can refuse: bad text, or an operand combination the
-/// TLD4 and TMML references forbid.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum IsaError {
-    /// A token that does not parse where it stands.
-    Parse {
-        /// The offending token (empty at the end of the text).
-        token: String,
-        /// What was expected there.
-        expected: &'static str,
-    },
-    /// A register tuple not aligned to its size (the TMML reference's
-    /// alignment rules, docs/semantics.md §11).
-    Misaligned {
-        /// `"Rd"`, `"Ra"` or `"Rb"`.
-        operand: &'static str,
-        /// The register number given.
-        reg: u8,
-        /// The alignment required.
-        align: u8,
-    },
-    /// RZ given for Ra/Rb although parameters are packed there (the TMML
-    /// reference's alignment rule 4).
-    RzOperand {
-        /// `"Ra"` or `"Rb"`.
-        operand: &'static str,
-    },
-    /// A modifier or paramA the instruction does not take (the TLD4
-    /// reference: TLD4 is 2D/CUBE/ARRAY_2D/ARRAY_CUBE only; AOFFI and PTP
-    /// are not supported with cube maps).
-    Unsupported(&'static str),
-}
-
-impl fmt::Display for IsaError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            IsaError::Parse { token, expected } => {
-                write!(f, "unexpected token `{token}`: expected {expected}")
-            }
-            IsaError::Misaligned {
-                operand,
-                reg,
-                align,
-            } => write!(f, "{operand} = R{reg} must be aligned to {align}"),
-            IsaError::RzOperand { operand } => {
-                write!(f, "{operand} is RZ but carries parameters")
-            }
-            IsaError::Unsupported(what) => write!(f, "unsupported: {what}"),
-        }
-    }
-}
-
-impl std::error::Error for IsaError {}
 
 /// `#paramA`: the source coordinate description (the TLD4 and TMML
 /// references' tables; docs/semantics.md §11).
@@ -714,13 +668,7 @@ impl Instruction {
     /// Runs the instruction on the quad in `regs`: lanes in `active` want
     /// results, `helper` lanes run for derivatives (and, without `.NODEP`,
     /// fetch and write like active ones). Lanes in neither are untouched.
-    pub fn execute(
-        &self,
-        regs: &mut RegFile,
-        pools: &Pools,
-        active: u8,
-        helper: u8,
-    ) -> Result<(), IsaError> {
+    pub fn execute(&self, regs: &mut RegFile, pools: &Pools, active: u8, helper: u8) -> Result<()> {
         match self {
             Instruction::Tld4(i) => i.execute(regs, pools, active, helper),
             Instruction::TmmlLod(i) => i.execute(regs, pools, active, helper),
@@ -743,31 +691,27 @@ const fn align_of(n: usize) -> u8 {
 
 /// The TMML reference's rules 1, 2 and 4 for Rd, Ra and Rb
 /// (docs/semantics.md §11).
-fn check_regs(rd: u8, wmsk: u8, ra: u8, na: usize, rb: u8, nb: usize) -> Result<(), IsaError> {
+fn check_regs(rd: u8, wmsk: u8, ra: u8, na: usize, rb: u8, nb: usize) -> Result<()> {
     if wmsk > 0xf {
-        return Err(IsaError::Unsupported("write mask wider than 4 bits"));
+        return Err(Error::refused(
+            ErrorKind::BadOperand,
+            format!("{wmsk:#x}"),
+            "write mask wider than 4 bits",
+        ));
     }
     let nd = wmsk.count_ones() as usize;
     if rd != RZ && !rd.is_multiple_of(align_of(nd)) {
-        return Err(IsaError::Misaligned {
-            operand: "Rd",
-            reg: rd,
-            align: align_of(nd),
-        });
+        return Err(Error::misaligned("Rd", rd, align_of(nd)));
     }
     for (operand, r, n) in [("Ra", ra, na), ("Rb", rb, nb)] {
         if n == 0 {
             continue;
         }
         if r == RZ {
-            return Err(IsaError::RzOperand { operand });
+            return Err(Error::rz_operand(operand));
         }
         if r % align_of(n) != 0 {
-            return Err(IsaError::Misaligned {
-                operand,
-                reg: r,
-                align: align_of(n),
-            });
+            return Err(Error::misaligned(operand, r, align_of(n)));
         }
     }
     Ok(())
@@ -935,20 +879,30 @@ impl Tld4 {
     }
 
     /// The operand rules of the TLD4 and TMML references.
-    pub fn validate(&self) -> Result<(), IsaError> {
+    pub fn validate(&self) -> Result<()> {
         if !matches!(
             self.param_a,
             ParamA::TwoD | ParamA::Cube | ParamA::Array2D | ParamA::ArrayCube
         ) {
-            return Err(IsaError::Unsupported(
+            return Err(Error::not_supported(
+                self.param_a.name(),
                 "TLD4 takes 2D, CUBE, ARRAY_2D or ARRAY_CUBE",
             ));
         }
         if self.param_a.is_cube() && self.toff != Toff::None {
-            return Err(IsaError::Unsupported("AOFFI/PTP with a cube paramA"));
+            let toff = if self.toff == Toff::Ptp {
+                "PTP"
+            } else {
+                "AOFFI"
+            };
+            return Err(Error::not_supported(toff, "AOFFI/PTP with a cube paramA"));
         }
         if self.component > 3 {
-            return Err(IsaError::Unsupported("component past A"));
+            return Err(Error::refused(
+                ErrorKind::BadModifier,
+                self.component.to_string(),
+                "component past A",
+            ));
         }
         check_regs(
             self.rd,
@@ -961,13 +915,7 @@ impl Tld4 {
     }
 
     /// Runs TLD4 (see [`Instruction::execute`]).
-    pub fn execute(
-        &self,
-        regs: &mut RegFile,
-        pools: &Pools,
-        active: u8,
-        helper: u8,
-    ) -> Result<(), IsaError> {
+    pub fn execute(&self, regs: &mut RegFile, pools: &Pools, active: u8, helper: u8) -> Result<()> {
         self.validate()?;
         let roles = (active, helper);
         let Some(mut p) = Prologue::new(
@@ -1024,7 +972,7 @@ impl TmmlLod {
     }
 
     /// The operand rules of the TMML reference.
-    pub fn validate(&self) -> Result<(), IsaError> {
+    pub fn validate(&self) -> Result<()> {
         check_regs(
             self.rd,
             self.wmsk,
@@ -1036,13 +984,7 @@ impl TmmlLod {
     }
 
     /// Runs TMML.LOD (see [`Instruction::execute`]).
-    pub fn execute(
-        &self,
-        regs: &mut RegFile,
-        pools: &Pools,
-        active: u8,
-        helper: u8,
-    ) -> Result<(), IsaError> {
+    pub fn execute(&self, regs: &mut RegFile, pools: &Pools, active: u8, helper: u8) -> Result<()> {
         self.validate()?;
         let roles = (active, helper);
         let Some(p) = Prologue::new(
@@ -1124,12 +1066,12 @@ impl Tex {
     /// The operand rules: AOFFI is not supported with cube maps and depth
     /// compare not with 3D textures (the TLD4 reference, `.toff` and `.DC`,
     /// which TEX shares); the TMML reference's alignment and RZ rules.
-    pub fn validate(&self) -> Result<(), IsaError> {
+    pub fn validate(&self) -> Result<()> {
         if self.param_a.is_cube() && self.aoffi {
-            return Err(IsaError::Unsupported("AOFFI with a cube paramA"));
+            return Err(Error::not_supported("AOFFI", "AOFFI with a cube paramA"));
         }
         if self.dc && self.param_a == ParamA::ThreeD {
-            return Err(IsaError::Unsupported("DC with a 3D paramA"));
+            return Err(Error::not_supported("DC", "DC with a 3D paramA"));
         }
         check_regs(
             self.rd,
@@ -1145,13 +1087,7 @@ impl Tex {
     /// [`Instruction::execute`]). Lanes whose handle or offset differ run as
     /// separate groups, each with the quad's other lanes as helpers, so the
     /// implicit LOD always comes from the whole quad.
-    pub fn execute(
-        &self,
-        regs: &mut RegFile,
-        pools: &Pools,
-        active: u8,
-        helper: u8,
-    ) -> Result<(), IsaError> {
+    pub fn execute(&self, regs: &mut RegFile, pools: &Pools, active: u8, helper: u8) -> Result<()> {
         self.validate()?;
         let roles = (active, helper);
         let Some(mut p) = Prologue::new(
@@ -1224,17 +1160,18 @@ impl Tld {
 
     /// The operand rules (see [`Tld`]) and the TMML reference's alignment
     /// and RZ rules.
-    pub fn validate(&self) -> Result<(), IsaError> {
+    pub fn validate(&self) -> Result<()> {
         if self.param_a.is_cube() {
-            return Err(IsaError::Unsupported(
+            return Err(Error::not_supported(
+                self.param_a.name(),
                 "TLD takes 1D, 2D, 3D, ARRAY_1D or ARRAY_2D",
             ));
         }
         if self.ms && self.param_a.dim() != Dim::Two {
-            return Err(IsaError::Unsupported("MS with a paramA other than 2D"));
+            return Err(Error::not_supported("MS", "MS with a paramA other than 2D"));
         }
         if self.ms && self.lod == TldLod::Ll {
-            return Err(IsaError::Unsupported("MS with LL"));
+            return Err(Error::not_supported("LL", "MS with LL"));
         }
         check_regs(
             self.rd,
@@ -1258,13 +1195,7 @@ impl Tld {
     }
 
     /// Runs TLD on the [`crate::fetch()`] core (see [`Instruction::execute`]).
-    pub fn execute(
-        &self,
-        regs: &mut RegFile,
-        pools: &Pools,
-        active: u8,
-        helper: u8,
-    ) -> Result<(), IsaError> {
+    pub fn execute(&self, regs: &mut RegFile, pools: &Pools, active: u8, helper: u8) -> Result<()> {
         self.validate()?;
         let roles = (active, helper);
         let Some(mut pro) = Prologue::new(
@@ -1443,7 +1374,7 @@ impl Txq {
     }
 
     /// The TMML reference's alignment and RZ rules for Rd and Ra.
-    pub fn validate(&self) -> Result<(), IsaError> {
+    pub fn validate(&self) -> Result<()> {
         check_regs(self.rd, self.wmsk, self.ra, self.ra_count(), RZ, 0)
     }
 
@@ -1451,13 +1382,7 @@ impl Txq {
     /// An invalid handle (or, for a sampler query, an invalid sampler)
     /// gives zeros; header queries need only a valid header, as
     /// `textureSize` takes no sampler.
-    pub fn execute(
-        &self,
-        regs: &mut RegFile,
-        pools: &Pools,
-        active: u8,
-        helper: u8,
-    ) -> Result<(), IsaError> {
+    pub fn execute(&self, regs: &mut RegFile, pools: &Pools, active: u8, helper: u8) -> Result<()> {
         self.validate()?;
         let roles = (active, helper);
         let Some(mut p) = Prologue::new(
@@ -1499,11 +1424,14 @@ impl Txq {
 // Text
 // ---------------------------------------------------------------------------
 
-fn perr(token: &str, expected: &'static str) -> IsaError {
-    IsaError::Parse {
-        token: token.to_string(),
-        expected,
-    }
+/// An operand (or the guard) that does not parse where it stands.
+fn perr(token: &str, expected: &'static str) -> Error {
+    Error::unexpected(ErrorKind::BadOperand, token, expected)
+}
+
+/// A modifier the mnemonic does not take, a repeated one or a missing one.
+fn merr(token: &str, expected: &'static str) -> Error {
+    Error::unexpected(ErrorKind::BadModifier, token, expected)
 }
 
 /// Decimal digits only: `u8::from_str` would take `R+5` as R5.
@@ -1548,7 +1476,7 @@ fn parse_imm(t: &str) -> Option<u32> {
 /// `#tidU08, #smpU05` form `TLD4.R R4, R0, 0x10, 0x2, CUBE;`. Case is not
 /// significant; scheduling suffixes (`&req_6`, `?sched`) are not taken.
 /// The result has passed [`Tld4::validate`] / [`TmmlLod::validate`].
-pub fn parse(text: &str) -> Result<Instruction, IsaError> {
+pub fn parse(text: &str) -> Result<Instruction> {
     let up = text.trim().to_ascii_uppercase();
     let body = up.strip_suffix(';').unwrap_or(&up).trim_end();
     let mut rest = body;
@@ -1578,7 +1506,11 @@ pub fn parse(text: &str) -> Result<Instruction, IsaError> {
         "TEX" => parse_tex(guard, &mods, &ops).map(Instruction::Tex),
         "TLD" => parse_tld(guard, &mods, &ops).map(Instruction::Tld),
         "TXQ" => parse_txq(guard, &mods, &ops).map(Instruction::Txq),
-        _ => Err(perr(op, "TLD4, TMML, TEX, TLD or TXQ")),
+        _ => Err(Error::unexpected(
+            ErrorKind::UnknownOpcode,
+            op,
+            "TLD4, TMML, TEX, TLD or TXQ",
+        )),
     }
 }
 
@@ -1599,7 +1531,7 @@ fn parse_operands<K>(
     ops: &[&str],
     key: fn(&str) -> Option<K>,
     expected: &'static str,
-) -> Result<Operands<K>, IsaError> {
+) -> Result<Operands<K>> {
     let mut it = ops.iter().copied().peekable();
     let mut regs = Vec::new();
     while let Some(r) = it.peek().and_then(|t| parse_reg(t)) {
@@ -1672,7 +1604,7 @@ fn parse_operands<K>(
 }
 
 /// The optional leading `Ps` operand.
-fn split_ps<'a, 'b>(ops: &'a [&'b str]) -> Result<(Option<u8>, &'a [&'b str]), IsaError> {
+fn split_ps<'a, 'b>(ops: &'a [&'b str]) -> Result<(Option<u8>, &'a [&'b str])> {
     Ok(match ops.split_first() {
         Some((t, rest)) if t.starts_with('P') => (
             Some(parse_pred(t).ok_or_else(|| perr(t, "a predicate Ps"))?),
@@ -1691,14 +1623,14 @@ fn source(bindless: bool, ts: u16) -> TexSource {
     }
 }
 
-fn parse_tex(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tex, IsaError> {
+fn parse_tex(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tex> {
     let (mut bindless, mut lod, mut aoffi, mut dc, mut ndv, mut nodep) =
         (false, None, false, false, false, false);
     for m in mods {
         match *m {
             "B" => bindless = true,
             "LZ" | "LB" | "LL" | "LBA" | "LLA" if lod.is_some() => {
-                return Err(perr(m, "one LOD mode"))
+                return Err(merr(m, "one LOD mode"))
             }
             "LZ" | "LB" | "LL" | "LBA" | "LLA" => lod = TexLod::from_name(m),
             "AOFFI" => aoffi = true,
@@ -1706,7 +1638,7 @@ fn parse_tex(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tex, I
             "NDV" => ndv = true,
             "NODEP" => nodep = true,
             "T" | "P" => {}
-            _ => return Err(perr(m, "a TEX modifier")),
+            _ => return Err(merr(m, "a TEX modifier")),
         }
     }
     let (ps, ops) = split_ps(ops)?;
@@ -1730,19 +1662,19 @@ fn parse_tex(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tex, I
     Ok(i)
 }
 
-fn parse_tld(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tld, IsaError> {
+fn parse_tld(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tld> {
     let (mut bindless, mut lod, mut aoffi, mut ms, mut nodep) = (false, None, false, false, false);
     for m in mods {
         match *m {
             "B" => bindless = true,
-            "LZ" | "LL" if lod.is_some() => return Err(perr(m, "one of .LZ or .LL")),
+            "LZ" | "LL" if lod.is_some() => return Err(merr(m, "one of .LZ or .LL")),
             "LZ" => lod = Some(TldLod::Lz),
             "LL" => lod = Some(TldLod::Ll),
             "AOFFI" => aoffi = true,
             "MS" => ms = true,
             "NODEP" => nodep = true,
             "T" | "P" => {}
-            _ => return Err(perr(m, "a TLD modifier")),
+            _ => return Err(merr(m, "a TLD modifier")),
         }
     }
     let (ps, ops) = split_ps(ops)?;
@@ -1765,14 +1697,14 @@ fn parse_tld(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tld, I
     Ok(i)
 }
 
-fn parse_txq(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Txq, IsaError> {
+fn parse_txq(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Txq> {
     let (mut bindless, mut nodep) = (false, false);
     for m in mods {
         match *m {
             "B" => bindless = true,
             "NODEP" => nodep = true,
             "T" | "P" => {}
-            _ => return Err(perr(m, "a TXQ modifier")),
+            _ => return Err(merr(m, "a TXQ modifier")),
         }
     }
     let o = parse_operands(ops, TxqMode::from_name, "a TXQ query")?;
@@ -1795,7 +1727,7 @@ fn parse_txq(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Txq, I
     Ok(i)
 }
 
-fn parse_tld4(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tld4, IsaError> {
+fn parse_tld4(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tld4> {
     let comp = |m: &str| ["R", "G", "B", "A"].iter().position(|c| *c == m);
     let (component, mods) = match mods.split_first() {
         Some((m, rest)) => match comp(m) {
@@ -1809,14 +1741,14 @@ fn parse_tld4(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tld4,
     for m in mods {
         match *m {
             "B" => bindless = true,
-            "AOFFI" | "PTP" if toff != Toff::None => return Err(perr(m, "one of .AOFFI or .PTP")),
+            "AOFFI" | "PTP" if toff != Toff::None => return Err(merr(m, "one of .AOFFI or .PTP")),
             "AOFFI" => toff = Toff::Aoffi,
             "PTP" => toff = Toff::Ptp,
             "DC" => dc = true,
             "NDV" => ndv = true,
             "NODEP" => nodep = true,
             "T" | "P" => {}
-            _ => return Err(perr(m, "a TLD4 modifier")),
+            _ => return Err(merr(m, "a TLD4 modifier")),
         }
     }
     let (ps, ops) = split_ps(ops)?;
@@ -1840,7 +1772,7 @@ fn parse_tld4(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<Tld4,
     Ok(i)
 }
 
-fn parse_tmml(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<TmmlLod, IsaError> {
+fn parse_tmml(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<TmmlLod> {
     let (mut bindless, mut lod, mut ndv, mut nodep) = (false, false, false, false);
     for m in mods {
         match *m {
@@ -1849,11 +1781,11 @@ fn parse_tmml(guard: Option<Guard>, mods: &[&str], ops: &[&str]) -> Result<TmmlL
             "NDV" => ndv = true,
             "NODEP" => nodep = true,
             "T" | "P" => {}
-            _ => return Err(perr(m, "a TMML modifier")),
+            _ => return Err(merr(m, "a TMML modifier")),
         }
     }
     if !lod {
-        return Err(perr(mods.last().copied().unwrap_or("TMML"), ".LOD"));
+        return Err(merr(mods.last().copied().unwrap_or("TMML"), ".LOD"));
     }
     let o = parse_operands(ops, ParamA::from_name, "#paramA")?;
     let i = TmmlLod {
@@ -2414,51 +2346,59 @@ mod tests {
 
     #[test]
     fn misaligned_and_rz_operands_are_errors() {
-        let mis = |t: &str| parse(t).unwrap_err();
+        // Kind, token and message.
+        let mis = |t: &str| {
+            let e = parse(t).unwrap_err();
+            (e.kind(), e.token().map(str::to_owned), e.to_string())
+        };
+        let want = |k, t: &str, m: &str| (k, Some(t.to_owned()), m.to_owned());
         assert_eq!(
             mis("TLD4.R R9, R0, 5, 2D;"),
-            IsaError::Misaligned {
-                operand: "Rd",
-                reg: 9,
-                align: 4
-            }
+            want(ErrorKind::Misaligned, "R9", "Rd = R9 must be aligned to 4")
         );
         assert!(parse("TLD4.R R9, R0, 5, 2D, 0x1;").is_ok());
         assert_eq!(
             mis("TLD4.R R8, R1, 5, 2D;"),
-            IsaError::Misaligned {
-                operand: "Ra",
-                reg: 1,
-                align: 2
-            }
+            want(ErrorKind::Misaligned, "R1", "Ra = R1 must be aligned to 2")
         );
         assert_eq!(
             mis("TLD4.R R8, R2, 5, ARRAY_2D;"),
-            IsaError::Misaligned {
-                operand: "Ra",
-                reg: 2,
-                align: 4
-            }
+            want(ErrorKind::Misaligned, "R2", "Ra = R2 must be aligned to 4")
         );
         assert_eq!(
             mis("TLD4.R.B R8, R0, 5, 2D;"),
-            IsaError::RzOperand { operand: "Rb" }
+            want(
+                ErrorKind::Misaligned,
+                "RZ",
+                "Rb is RZ but carries parameters"
+            )
         );
         assert_eq!(
             mis("TLD4.R.AOFFI R8, R0, R4, 5, CUBE;"),
-            IsaError::Unsupported("AOFFI/PTP with a cube paramA")
+            want(
+                ErrorKind::NotSupported,
+                "AOFFI",
+                "unsupported: AOFFI/PTP with a cube paramA"
+            )
         );
-        assert!(matches!(
+        assert_eq!(
             mis("TLD4.R R8, R0, 5, 3D;"),
-            IsaError::Unsupported(_)
-        ));
+            want(
+                ErrorKind::NotSupported,
+                "3D",
+                "unsupported: TLD4 takes 2D, CUBE, ARRAY_2D or ARRAY_CUBE"
+            )
+        );
         // A struct built by hand is checked at execute, not trusted.
         let Instruction::Tld4(mut i) = parse("TLD4.R R8, R0, 5, 2D;").unwrap() else {
             panic!()
         };
         i.rd = 10;
-        let e = i.execute(&mut RegFile::new(), &Pools::new(), 0xf, 0);
-        assert!(matches!(e, Err(IsaError::Misaligned { operand: "Rd", .. })));
+        let e = i
+            .execute(&mut RegFile::new(), &Pools::new(), 0xf, 0)
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::Misaligned);
+        assert_eq!(e.to_string(), "Rd = R10 must be aligned to 4");
         i.rd = RZ;
         assert!(i
             .execute(&mut RegFile::new(), &Pools::new(), 0xf, 0)
@@ -2467,22 +2407,35 @@ mod tests {
 
     #[test]
     fn bad_syntax_names_the_offending_token() {
-        let tok = |t: &str| match parse(t) {
-            Err(IsaError::Parse { token, .. }) => token,
-            other => panic!("{other:?}"),
+        let tok = |t: &str| {
+            let e = parse(t).unwrap_err();
+            (e.kind(), e.token().unwrap().to_owned())
         };
-        assert_eq!(tok("TEXX R8, R0, 5, 2D;"), "TEXX");
-        assert_eq!(tok("TLD4.X R8, R0, 5, 2D;"), "X");
-        assert_eq!(tok("TLD4.R R8, R0, 5, 4D;"), "4D");
-        assert_eq!(tok("TLD4.R R8, R0, 5, 2D, 0x10;"), "0X10");
-        assert_eq!(tok("TLD4.R R8, R0, 0x2000, 2D;"), "0X2000");
-        assert_eq!(tok("TLD4.R R8, R0, 0x10, 0x20, 2D;"), "0X20");
-        assert_eq!(tok("TLD4.R R8, R0, 5, 2D, 0xf, 1;"), "1");
-        assert_eq!(tok("TLD4.R R8;"), "");
-        assert_eq!(tok("TLD4.R P9, R8, R0, 5, 2D;"), "P9");
-        assert_eq!(tok("TLD4.R.AOFFI.PTP R8, R0, R4, 5, 2D;"), "PTP");
-        assert_eq!(tok("TMML R2, R6, 6, 2D;"), "TMML");
-        assert_eq!(tok("@Q1 TLD4.R R8, R0, 5, 2D;"), "Q1");
+        let (opcode, modifier, operand) = (
+            ErrorKind::UnknownOpcode,
+            ErrorKind::BadModifier,
+            ErrorKind::BadOperand,
+        );
+        for (text, kind, token) in [
+            ("TEXX R8, R0, 5, 2D;", opcode, "TEXX"),
+            ("TLD4.X R8, R0, 5, 2D;", modifier, "X"),
+            ("TLD4.R R8, R0, 5, 4D;", operand, "4D"),
+            ("TLD4.R R8, R0, 5, 2D, 0x10;", operand, "0X10"),
+            ("TLD4.R R8, R0, 0x2000, 2D;", operand, "0X2000"),
+            ("TLD4.R R8, R0, 0x10, 0x20, 2D;", operand, "0X20"),
+            ("TLD4.R R8, R0, 5, 2D, 0xf, 1;", operand, "1"),
+            ("TLD4.R R8;", operand, ""),
+            ("TLD4.R P9, R8, R0, 5, 2D;", operand, "P9"),
+            ("TLD4.R.AOFFI.PTP R8, R0, R4, 5, 2D;", modifier, "PTP"),
+            ("TMML R2, R6, 6, 2D;", modifier, "TMML"),
+            ("@Q1 TLD4.R R8, R0, 5, 2D;", operand, "Q1"),
+        ] {
+            assert_eq!(tok(text), (kind, token.to_owned()), "{text}");
+        }
+        assert_eq!(
+            parse("TEXX R8, R0, 5, 2D;").unwrap_err().to_string(),
+            "unexpected token `TEXX`: expected TLD4, TMML, TEX, TLD or TXQ"
+        );
         let full = parse("@!P1 TLD4.G.B.AOFFI.DC.NDV.NODEP.T P0, R8, R0, R4, 0x20, ARRAY_2D, 0xf;")
             .unwrap();
         assert_eq!(
