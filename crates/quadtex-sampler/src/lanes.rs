@@ -92,6 +92,11 @@ pub(crate) trait Fv:
     fn max(self, o: Self) -> Self;
     /// `f32::min` (a NaN operand gives the other).
     fn min(self, o: Self) -> Self;
+    /// [`Fv::max`] for a `self` that is not NaN on any lane (one
+    /// instruction where `max` needs three); other lanes are unspecified.
+    fn max_num(self, o: Self) -> Self;
+    /// [`Fv::min`] for a `self` that is not NaN on any lane.
+    fn min_num(self, o: Self) -> Self;
     /// Division.
     fn div(self, o: Self) -> Self;
     /// `self / (255 * 2^shift)` correctly rounded, for lanes holding
@@ -284,6 +289,14 @@ impl<const N: usize> Fv for F<N> {
     #[inline(always)]
     fn min(self, o: Self) -> Self {
         F(lanewise!(N, [0.0; N], |i| self.0[i].min(o.0[i])))
+    }
+    #[inline(always)]
+    fn max_num(self, o: Self) -> Self {
+        self.max(o)
+    }
+    #[inline(always)]
+    fn min_num(self, o: Self) -> Self {
+        self.min(o)
     }
     #[inline(always)]
     fn div(self, o: Self) -> Self {

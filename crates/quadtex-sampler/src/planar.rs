@@ -1053,7 +1053,7 @@ fn log2<L: Lanes>(l: L, x: L::F) -> L::F {
     let xs = denormal.select(x * l.f(LOG2_DENORMAL_SCALE), x);
     let bits = xs.to_bits();
     // `denormal` is -1 on denormal lanes.
-    let e = bits.shr(23) - l.i(127) + denormal.to_i32() * l.i(23);
+    let e = bits.shr(23) - l.i(127) + (denormal.to_i32() & l.i(-23));
     let m = ((bits & l.i(0x007f_ffff)) | l.i(0x3f80_0000)).as_f32_bits();
     let big = m.gt(l.f(std::f32::consts::SQRT_2));
     let m = big.select(m * l.f(0.5), m);
@@ -1230,8 +1230,11 @@ fn footprint<L: Lanes>(
     let (jy0, jy1) = (dsy * w, dty * h);
     let zero = l.f(0.0);
     let one = l.f(1.0);
-    let a = jx0 * jx0 + jx1 * jx1 + zero;
-    let c = jy0 * jy0 + jy1 * jy1 + zero;
+    // The reference's dot products add the third axis' `0 * 0`: a sum
+    // of squares is never -0, so that `+ 0` changes no bits and is left
+    // out (it stays in `b`, which may be -0).
+    let a = jx0 * jx0 + jx1 * jx1;
+    let c = jy0 * jy0 + jy1 * jy1;
     let Some(max_aniso) = p.aniso else {
         return Footprint {
             // `max(sqrt a, sqrt c)` as the reference writes it: `sqrt` is
@@ -1308,19 +1311,31 @@ fn fine_footprint<L: Lanes>(l: L, p: &Plan<'_>, s: L::F, t: L::F) -> Footprint<L
 #[inline(always)]
 fn select<L: Lanes>(l: L, p: &Plan<'_>, fp: Footprint<L>, bias: L::F) -> QuadLod<L> {
     let lambda = fp.lambda + bias;
+    // From here on lambda is not NaN, so the one-instruction `min_num` and
+    // `max_num` give `f32::min` and `max`'s bits.
     let mut lambda = lambda.is_nan().select(l.f(f32::NEG_INFINITY), lambda);
     if let Some(sc) = p.lod_frac {
-        let s = l.f(sc);
-        lambda = lambda
-            .is_finite()
-            .select((lambda * s).floor() * l.f(1.0 / sc), lambda);
+        // (The reference skips infinite lambdas; the floor keeps them.)
+        lambda = (lambda * l.f(sc)).floor() * l.f(1.0 / sc);
     }
-    let lambda = lambda.min(l.f(p.max_lod)).max(l.f(p.min_lod));
-    let mag = lambda.le(l.f(0.0));
-    let linear = (mag & l.m(p.mag_linear)) | (mag.not() & l.m(p.min_linear));
-    let d = clamp(l, lambda, 0.0, p.q)
-        .max(l.f(p.min_lod_clamp))
-        .min(l.f(p.q));
+    let lambda = lambda.min_num(l.f(p.max_lod)).max_num(l.f(p.min_lod));
+    let linear = if p.mag_linear == p.min_linear {
+        l.m(p.mag_linear)
+    } else {
+        let mag = lambda.le(l.f(0.0));
+        (mag & l.m(p.mag_linear)) | (mag.not() & l.m(p.min_linear))
+    };
+    // `clamp(lambda, 0, q).max(min_lod_clamp).min(q)`: the `max` changes
+    // nothing when the view's clamp is at most 0 (the clamped lambda is
+    // at least 0, or -0, which `max` with 0 keeps), the `min` nothing
+    // when it is at most `q` (every operand is then at most `q`).
+    let mut d = lambda.max_num(l.f(0.0)).min_num(l.f(p.q));
+    if p.min_lod_clamp > 0.0 {
+        d = d.max_num(l.f(p.min_lod_clamp));
+        if p.min_lod_clamp > p.q {
+            d = d.min_num(l.f(p.q));
+        }
+    }
     let mut out = QuadLod {
         hi: l.i(0),
         lo: l.i(0),
@@ -1334,11 +1349,13 @@ fn select<L: Lanes>(l: L, p: &Plan<'_>, fp: Footprint<L>, bias: L::F) -> QuadLod
     match p.mipmap {
         MipmapMode::None => {}
         MipmapMode::Nearest => {
+            // `d` lies in `[0, q]` (or is -0), and so does the level
+            // both ways: the reference's clamp of it changes nothing.
             let lv = match p.mip_nearest {
                 MipNearest::CeilMinusOne => (d + l.f(0.5)).ceil() - l.f(1.0),
                 MipNearest::FloorHalf => (d + l.f(0.5)).floor(),
             };
-            out.hi = clamp(l, lv, 0.0, p.q).to_i32();
+            out.hi = lv.to_i32();
         }
         MipmapMode::Linear => {
             let hi = d.floor();

@@ -384,6 +384,15 @@ pub(crate) mod x86 {
             self.is_nan().select(o, m)
         }
         #[inline(always)]
+        fn max_num(self, o: Fy) -> Fy {
+            // `max` without the fix-up for a NaN `self`.
+            Fy(avx!(_mm256_max_ps(o.0, self.0)))
+        }
+        #[inline(always)]
+        fn min_num(self, o: Fy) -> Fy {
+            Fy(avx!(_mm256_min_ps(o.0, self.0)))
+        }
+        #[inline(always)]
         fn div(self, o: Fy) -> Fy {
             Fy(avx!(_mm256_div_ps(self.0, o.0)))
         }
@@ -798,6 +807,15 @@ pub(crate) mod x86 {
         fn min(self, o: Fz) -> Fz {
             let m = Fz(avx!(_mm512_min_ps(o.0, self.0)));
             self.is_nan().select(o, m)
+        }
+        #[inline(always)]
+        fn max_num(self, o: Fz) -> Fz {
+            // `max` without the fix-up for a NaN `self`.
+            Fz(avx!(_mm512_max_ps(o.0, self.0)))
+        }
+        #[inline(always)]
+        fn min_num(self, o: Fz) -> Fz {
+            Fz(avx!(_mm512_min_ps(o.0, self.0)))
         }
         #[inline(always)]
         fn div(self, o: Fz) -> Fz {
