@@ -92,10 +92,12 @@ pub(crate) trait Fv:
     fn max(self, o: Self) -> Self;
     /// `f32::min` (a NaN operand gives the other).
     fn min(self, o: Self) -> Self;
-    /// [`Fv::max`] for a `self` that is not NaN on any lane (one
-    /// instruction where `max` needs three); other lanes are unspecified.
+    /// `o` where `o > self`, else `self` (x86's `maxps(o, self)`, one
+    /// instruction where [`Fv::max`] needs three): `f32::max` for a `self`
+    /// that is not NaN, and a NaN `self` is kept.
     fn max_num(self, o: Self) -> Self;
-    /// [`Fv::min`] for a `self` that is not NaN on any lane.
+    /// `o` where `o < self`, else `self` (`minps(o, self)`): `f32::min`
+    /// for a `self` that is not NaN, and a NaN `self` is kept.
     fn min_num(self, o: Self) -> Self;
     /// Division.
     fn div(self, o: Self) -> Self;
@@ -292,11 +294,19 @@ impl<const N: usize> Fv for F<N> {
     }
     #[inline(always)]
     fn max_num(self, o: Self) -> Self {
-        self.max(o)
+        F(lanewise!(N, [0.0; N], |i| if o.0[i] > self.0[i] {
+            o.0[i]
+        } else {
+            self.0[i]
+        }))
     }
     #[inline(always)]
     fn min_num(self, o: Self) -> Self {
-        self.min(o)
+        F(lanewise!(N, [0.0; N], |i| if o.0[i] < self.0[i] {
+            o.0[i]
+        } else {
+            self.0[i]
+        }))
     }
     #[inline(always)]
     fn div(self, o: Self) -> Self {

@@ -1156,8 +1156,8 @@ fn compare<L: Lanes>(l: L, op: CompareOp, dref: L::F, d: L::F) -> L::F {
 /// `f32::clamp` on every lane without its panic path (NaN stays NaN).
 #[inline(always)]
 fn clamp<L: Lanes>(l: L, x: L::F, lo: f32, hi: f32) -> L::F {
-    let x = x.lt(l.f(lo)).select(l.f(lo), x);
-    x.gt(l.f(hi)).select(l.f(hi), x)
+    // (`lo` where `x < lo`, then `hi` where `x > hi`: a NaN is kept.)
+    x.max_num(l.f(lo)).min_num(l.f(hi))
 }
 
 /// `Profile::quantize` on every lane, the scale precomputed.
@@ -2265,7 +2265,8 @@ fn layers<L: Lanes>(l: L, p: &Plan<'_>, a: L::F, count: u32) -> L::I {
     };
     let top = l.f(count.max(1) as f32 - 1.0);
     let none = r.is_nan() | r.le(l.f(0.0));
-    none.select(l.f(0.0), r.min(top)).to_i32()
+    // (NaN lanes are `none`: the one-instruction `min` is enough.)
+    none.select(l.f(0.0), r.min_num(top)).to_i32()
 }
 
 /// One vector of a group, ready to filter: its LOD, its coordinates in
@@ -2576,7 +2577,7 @@ impl<L: Lanes> CubeFace<L> {
 /// `v.clamp(0, 1)` on every lane, NaN kept.
 #[inline(always)]
 fn clamp01<L: Lanes>(l: L, v: L::F) -> L::F {
-    v.is_nan().select(v, v.max(l.f(0.0)).min(l.f(1.0)))
+    clamp(l, v, 0.0, 1.0)
 }
 
 /// Four per-lane-of-a-quad values repeated over every quad of a vector.
@@ -2595,14 +2596,22 @@ fn quad_pattern<L: Lanes>(l: L, v: [f32; 4]) -> L::F {
 /// group's four.
 #[inline(always)]
 fn spread<L: Lanes>(l: L, p: &Plan<'_>, lod: &QuadLod<L>, k: usize) -> QuadLod<L> {
-    // Without anisotropy every lane has one tap and no axis.
+    // Without anisotropy every lane has one tap and no axis; without a
+    // linear mipmap every lane has the second level 0 and the weights 1
+    // and 0; with one filter both ways, every lane has that filter
+    // (`select`): the same on every lane, nothing to spread.
     let aniso = p.aniso.is_some();
+    let two = p.mipmap == MipmapMode::Linear;
     QuadLod {
         hi: l.spread_i(lod.hi, k),
-        lo: l.spread_i(lod.lo, k),
-        w_hi: l.spread(lod.w_hi, k),
-        w_lo: l.spread(lod.w_lo, k),
-        linear: l.spread_i(lod.linear.to_i32(), k).nonzero(),
+        lo: if two { l.spread_i(lod.lo, k) } else { lod.lo },
+        w_hi: if two { l.spread(lod.w_hi, k) } else { lod.w_hi },
+        w_lo: if two { l.spread(lod.w_lo, k) } else { lod.w_lo },
+        linear: if p.mag_linear == p.min_linear {
+            lod.linear
+        } else {
+            l.spread_i(lod.linear.to_i32(), k).nonzero()
+        },
         taps: if aniso {
             l.spread(lod.taps, k)
         } else {
