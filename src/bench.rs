@@ -103,12 +103,13 @@ fn gl(a: &GlArgs) -> Result<(), Failure> {
         })?;
     }
     println!(
-        "quadtex gl-workloads: {}x{} RGBA8, {} thread(s), profile {}, isa {}, median of {} frames after {} warm-up",
+        "quadtex gl-workloads: {}x{} RGBA8, {} thread(s), profile {}, isa {}, texel loads {}, median of {} frames after {} warm-up",
         gl_workloads::WIDTH,
         gl_workloads::HEIGHT,
         renderer.threads(),
         a.profile,
         quadtex_sampler::cpu::simd_level().name(),
+        quadtex_sampler::cpu::texel_loads().name(),
         a.frames,
         a.warmup
     );

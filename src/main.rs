@@ -355,10 +355,11 @@ fn profile(
         std::time::Duration::from_secs_f64(seconds),
     );
     println!(
-        "{op} {filter}/{format}/{kind}: {:.2} Mquads/s = {:.1} Mpixels/s (1 thread; isa {}; profile {profile_name}; build target features: {}; checksum {sum:.1})",
+        "{op} {filter}/{format}/{kind}: {:.2} Mquads/s = {:.1} Mpixels/s (1 thread; isa {}; texel loads {}; profile {profile_name}; build target features: {}; checksum {sum:.1})",
         qps / 1e6,
         qps * 4.0 / 1e6,
         level.name(),
+        quadtex_sampler::cpu::texel_loads().name(),
         quadtex::profile::target_features()
     );
     ExitCode::SUCCESS

@@ -112,6 +112,40 @@ pub fn simd_level() -> SimdLevel {
     })
 }
 
+/// Whether the AVX2 and AVX-512 levels read texel words (and the sRGB
+/// decode's table entries) with hardware gathers or with one scalar load
+/// a lane. Every choice reads the same values; it is a speed choice only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TexelLoads {
+    /// `vpgatherdd` / `vgatherdps`.
+    Gather,
+    /// One scalar load per lane: the default on AMD CPUs, whose cores
+    /// microcode the gathers (measured slower there).
+    Scalar,
+}
+
+impl TexelLoads {
+    /// The method's name as `QUADTEX_TEXEL_LOADS` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            TexelLoads::Gather => "gather",
+            TexelLoads::Scalar => "scalar",
+        }
+    }
+}
+
+/// How this process's x86 kernels read texels: scalar loads on AMD CPUs,
+/// hardware gathers elsewhere, unless `QUADTEX_TEXEL_LOADS` is `gather`
+/// or `scalar`. Decided once per process; [`TexelLoads::Gather`] where
+/// the kernels are not x86 ones (they have no gathers).
+pub fn texel_loads() -> TexelLoads {
+    if crate::arch::scalar_texel_loads() {
+        TexelLoads::Scalar
+    } else {
+        TexelLoads::Gather
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

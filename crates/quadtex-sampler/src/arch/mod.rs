@@ -41,42 +41,73 @@ pub(crate) trait LaneKernel {
 pub(crate) fn run_at<K: LaneKernel>(level: crate::cpu::SimdLevel, k: K) -> K::Out {
     #[cfg(target_arch = "x86_64")]
     {
-        use crate::cpu::SimdLevel;
-        let best = detected();
-        if level >= SimdLevel::Avx512 && best >= SimdLevel::Avx512 {
-            // SAFETY: `detected` found AVX-512 F/BW/DQ/VL, AVX2, FMA, BMI1/2,
-            // F16C, LZCNT and POPCNT on this CPU (`SimdLevel::detect`),
-            // every feature `avx512` is compiled for.
-            return unsafe { avx512(k) };
-        }
-        if level >= SimdLevel::Avx2 && best >= SimdLevel::Avx2 {
-            // SAFETY: `detected` found AVX2, FMA, BMI1/2, F16C, LZCNT and
-            // POPCNT on this CPU, the features `avx2` is compiled for.
-            return unsafe { avx2(k) };
-        }
+        run_with_loads(level, scalar_words(), k)
     }
-    let _ = level;
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = level;
+        k.run(Portable::<4>)
+    }
+}
+
+/// [`run_at`] with the x86 levels' texel words and sRGB look-ups read by
+/// scalar loads (`scalar`) or by hardware gathers, whatever this CPU's
+/// default ([`scalar_words`]).
+#[cfg(target_arch = "x86_64")]
+#[inline]
+fn run_with_loads<K: LaneKernel>(level: crate::cpu::SimdLevel, scalar: bool, k: K) -> K::Out {
+    use crate::cpu::SimdLevel;
+    let best = detected();
+    if level >= SimdLevel::Avx512 && best >= SimdLevel::Avx512 {
+        // SAFETY: `detected` found AVX-512 F/BW/DQ/VL, AVX2, FMA, BMI1/2,
+        // F16C, LZCNT and POPCNT on this CPU (`SimdLevel::detect`), every
+        // feature `avx512` is compiled for.
+        return unsafe { avx512(k, scalar) };
+    }
+    if level >= SimdLevel::Avx2 && best >= SimdLevel::Avx2 {
+        // SAFETY: `detected` found AVX2, FMA, BMI1/2, F16C, LZCNT and
+        // POPCNT on this CPU, the features `avx2` is compiled for.
+        return unsafe { avx2(k, scalar) };
+    }
     k.run(Portable::<4>)
 }
 
-/// Whether the AVX2 level reads texel words and sRGB table entries with
-/// eight scalar loads rather than `vpgatherdd` / `vgatherdps`: on AMD CPUs
-/// without AVX-512 (Zen 1 to 3), whose cores microcode the gathers. On a
-/// Zen 3 (six alternating runs of `quadtex profile` each) nearest and
-/// trilinear ran about 8% and 15% slower with the word gather and the
-/// rest within the noise, and `--format rgba8_srgb` bilinear and
-/// trilinear about 10% slower with the table gather; on a Zen 4
-/// (AVX-512) the AVX2 gathers won by 6-15% (`README.md`, "Target
-/// features and figures"). Both read the same values.
+/// Whether the AVX2 and AVX-512 levels read texel words and sRGB table
+/// entries with scalar loads rather than `vpgatherdd` / `vgatherdps`: on
+/// AMD CPUs, whose cores microcode the gathers, unless
+/// `QUADTEX_TEXEL_LOADS` says `gather` (or `scalar` elsewhere). Measured
+/// with alternating runs of `quadtex profile`: on a Zen 3 (AVX2) nearest
+/// and trilinear ran about 8% and 15% slower with the word gather and
+/// `--format rgba8_srgb` about 10% slower with the table gather; on a Zen
+/// 4 at AVX-512 the sixteen-lane gathers lost by 2-8% on every workload
+/// (nearest, bilinear, trilinear, cube, sRGB, gather, PCF, aniso16, both
+/// precision profiles: `README.md`, "Texel loads"); at AVX2 on the Zen 4
+/// the two were even. Both read the same values.
 #[cfg(target_arch = "x86_64")]
 fn scalar_words() -> bool {
     static SCALAR: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
     *SCALAR.get_or_init(|| {
+        match std::env::var("QUADTEX_TEXEL_LOADS").as_deref() {
+            Ok("gather") => return false,
+            Ok("scalar") => return true,
+            _ => {}
+        }
         // CPUID leaf 0: the vendor string in EBX, EDX, ECX.
         let r = std::arch::x86_64::__cpuid(0);
-        let amd = [r.ebx, r.edx, r.ecx] == [*b"Auth", *b"enti", *b"cAMD"].map(u32::from_le_bytes);
-        amd && detected() < crate::cpu::SimdLevel::Avx512
+        [r.ebx, r.edx, r.ecx] == [*b"Auth", *b"enti", *b"cAMD"].map(u32::from_le_bytes)
     })
+}
+
+/// [`scalar_words`] where the kernels are x86 ones (`cpu::texel_loads`).
+pub(crate) fn scalar_texel_loads() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        scalar_words()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 /// [`crate::cpu::SimdLevel::detect`], once.
@@ -95,16 +126,16 @@ fn detected() -> crate::cpu::SimdLevel {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512dq,avx512vl,avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt"
 )]
-fn avx512<K: LaneKernel>(k: K) -> K::Out {
-    k.run(x86::Avx512(()))
+fn avx512<K: LaneKernel>(k: K, scalar: bool) -> K::Out {
+    k.run(x86::Avx512(scalar))
 }
 
 /// See `avx512` on `#[inline]`.
 #[cfg(target_arch = "x86_64")]
 #[inline]
 #[target_feature(enable = "avx2,fma,bmi1,bmi2,f16c,lzcnt,popcnt")]
-fn avx2<K: LaneKernel>(k: K) -> K::Out {
-    k.run(x86::Avx2(scalar_words()))
+fn avx2<K: LaneKernel>(k: K, scalar: bool) -> K::Out {
+    k.run(x86::Avx2(scalar))
 }
 
 /// AVX2 and AVX-512 lane vectors: eight and sixteen lanes, one instruction
@@ -559,9 +590,10 @@ pub(crate) mod x86 {
         }
     }
 
-    /// The AVX-512 level's token (made only by `arch::avx512`).
+    /// The AVX-512 level's token (made only by `arch::avx512`): whether
+    /// texel words and sRGB look-ups are scalar loads (`scalar_words`).
     #[derive(Clone, Copy, Debug)]
-    pub(crate) struct Avx512(pub(super) ());
+    pub(crate) struct Avx512(pub(super) bool);
 
     /// Sixteen f32 lanes.
     #[derive(Clone, Copy, Debug)]
@@ -623,6 +655,37 @@ pub(crate) mod x86 {
                 // Unsigned: a negative offset is a huge one.
                 let past = avx!(_mm512_cmpgt_epu32_mask(offs.0, _mm512_set1_epi32(last)));
                 if past == 0 {
+                    if self.0 {
+                        let mut o = [0i32; 16];
+                        offs.write(&mut o);
+                        let p = bytes.as_ptr();
+                        // SAFETY: every lane's offset `o[k]` has `0 <= o[k]
+                        // <= last = bytes.len() - 4` (the unsigned compare
+                        // just above found no lane past `last`), so each
+                        // 4-byte read lies inside `bytes`; `read_unaligned`
+                        // needs no alignment.
+                        let w = |k: usize| unsafe {
+                            p.add(o[k] as usize).cast::<i32>().read_unaligned()
+                        };
+                        return Iz(avx!(_mm512_setr_epi32(
+                            w(0),
+                            w(1),
+                            w(2),
+                            w(3),
+                            w(4),
+                            w(5),
+                            w(6),
+                            w(7),
+                            w(8),
+                            w(9),
+                            w(10),
+                            w(11),
+                            w(12),
+                            w(13),
+                            w(14),
+                            w(15)
+                        )));
+                    }
                     // SAFETY: every lane's offset `o` has `0 <= o <= last =
                     // bytes.len() - 4` (the unsigned compare just above
                     // found no lane past `last`), so each gathered 4-byte
@@ -640,6 +703,29 @@ pub(crate) mod x86 {
         #[inline(always)]
         fn srgb(self, codes: Iz) -> Fz {
             let table = quadtex_format::texel::srgb8_table();
+            if self.0 {
+                let mut o = [0i32; 16];
+                codes.write(&mut o);
+                let t = |k: usize| table[(o[k] & 0xff) as usize];
+                return Fz(avx!(_mm512_setr_ps(
+                    t(0),
+                    t(1),
+                    t(2),
+                    t(3),
+                    t(4),
+                    t(5),
+                    t(6),
+                    t(7),
+                    t(8),
+                    t(9),
+                    t(10),
+                    t(11),
+                    t(12),
+                    t(13),
+                    t(14),
+                    t(15)
+                )));
+            }
             let idx = codes & self.i(0xff);
             // SAFETY: every index is in 0..=255 (masked above) and the
             // table holds 256 f32s, so each gathered read lies inside it;
@@ -1063,23 +1149,84 @@ mod tests {
             }
             let want = load_u32_scalar(&bytes, 0, offs);
             for level in crate::cpu::SimdLevel::ALL {
-                let got = run_at(
-                    level,
-                    Words {
-                        bytes: &bytes,
-                        offs,
-                    },
-                );
-                assert_eq!(got, want, "{level:?} {offs:?}");
+                for scalar in [false, true] {
+                    let got = run_loads(
+                        level,
+                        scalar,
+                        Words {
+                            bytes: &bytes,
+                            offs,
+                        },
+                    );
+                    assert_eq!(got, want, "{level:?} scalar {scalar} {offs:?}");
+                }
             }
         }
         // A buffer shorter than a word: every lane reads what is there.
         let tiny = [7u8, 9];
         let offs = [0, 1, 2, -1, 0, 0, 1, 1, 0, 1, 2, 3, 0, 0, 0, 0];
         for level in crate::cpu::SimdLevel::ALL {
-            let got = run_at(level, Words { bytes: &tiny, offs });
-            assert_eq!(got, load_u32_scalar(&tiny, 0, offs), "{level:?}");
-            assert_eq!(got[0], 0x0907);
+            for scalar in [false, true] {
+                let got = run_loads(level, scalar, Words { bytes: &tiny, offs });
+                assert_eq!(got, load_u32_scalar(&tiny, 0, offs), "{level:?}");
+                assert_eq!(got[0], 0x0907);
+            }
+        }
+    }
+
+    /// [`run_with_loads`] where there are x86 levels, else [`run_at`].
+    fn run_loads<K: LaneKernel>(level: crate::cpu::SimdLevel, scalar: bool, k: K) -> K::Out {
+        #[cfg(target_arch = "x86_64")]
+        {
+            run_with_loads(level, scalar, k)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = scalar;
+            run_at(level, k)
+        }
+    }
+
+    /// `Lanes::srgb` of every level on 16 codes.
+    struct Srgb([i32; 16]);
+
+    impl LaneKernel for Srgb {
+        type Out = [u32; 16];
+        fn run<L: Lanes>(self, l: L) -> [u32; 16] {
+            let mut out = [0f32; 16];
+            for k in (0..16).step_by(L::N) {
+                let v = l.srgb(l.load_i(&self.0[k..]));
+                l.store(v, &mut out[k..]);
+            }
+            out.map(f32::to_bits)
+        }
+    }
+
+    #[test]
+    fn every_level_and_load_method_decodes_srgb_as_the_table() {
+        let table = quadtex_format::texel::srgb8_table();
+        let mut s = 5u32;
+        for round in 0..2_000 {
+            let codes: [i32; 16] = std::array::from_fn(|i| {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                match (round + i) % 5 {
+                    // Only the low byte is a code: the rest of the lane
+                    // (the other channels of a texel word) is ignored.
+                    0 => s as i32,
+                    1 => 255,
+                    2 => 0,
+                    _ => (s & 0xff) as i32,
+                }
+            });
+            let want = codes.map(|c| table[(c & 0xff) as usize].to_bits());
+            for level in crate::cpu::SimdLevel::ALL {
+                for scalar in [false, true] {
+                    let got = run_loads(level, scalar, Srgb(codes));
+                    assert_eq!(got, want, "{level:?} scalar {scalar} {codes:?}");
+                }
+            }
         }
     }
 
