@@ -2402,7 +2402,10 @@ fn group<L: Lanes, const K: u8>(
                             quad_pattern(l, ty),
                             quad_pattern(l, ry),
                         ];
-                        footprint(l, p, face.derivative(l, dx), face.derivative(l, dy))
+                        {
+                            let k = face.scale(l);
+                            footprint(l, p, face.derivative(l, k, dx), face.derivative(l, k, dy))
+                        }
                     }
                     Explicit::None if p.base_lod => Footprint::at(l, l.f(0.0)),
                     Explicit::None => {
@@ -2426,7 +2429,10 @@ fn group<L: Lanes, const K: u8>(
                             }
                             c += 1;
                         }
-                        footprint(l, p, face.derivative(l, dx), face.derivative(l, dy))
+                        {
+                            let k = face.scale(l);
+                            footprint(l, p, face.derivative(l, k, dx), face.derivative(l, k, dy))
+                        }
                     }
                 };
                 (sk, tk) = face.coords(l);
@@ -2558,18 +2564,25 @@ impl<L: Lanes> CubeFace<L> {
         )
     }
 
-    /// A derivative of the direction onto the face (`Ctx::cube_coords`:
-    /// `0.5 (|rc| dsc - sc d|rc|) / rc^2`, and likewise for `t`).
+    /// The derivatives' factor `k = 0.5 / rc^2` (`Ctx::cube_coords`), for
+    /// [`CubeFace::derivative`]: one division for both derivatives.
     #[inline(always)]
-    fn derivative(&self, l: L, d: [L::F; 3]) -> (L::F, L::F) {
+    fn scale(&self, l: L) -> L::F {
+        l.f(0.5).div(self.rc * self.rc)
+    }
+
+    /// A derivative of the direction onto the face (`Ctx::cube_coords`:
+    /// `(|rc| dsc - sc d|rc|) * k`, `k` from [`CubeFace::scale`], and
+    /// likewise for `t`).
+    #[inline(always)]
+    fn derivative(&self, l: L, k: L::F, d: [L::F; 3]) -> (L::F, L::F) {
         let [dsc, dtc, drc] = self.axes(l, d);
-        let (half, ar) = (l.f(0.5), self.rc.abs());
+        let ar = self.rc.abs();
         let sign = self.rc.lt(l.f(0.0)).select(l.f(-1.0), l.f(1.0));
         let dar = sign * drc;
-        let rc2 = self.rc * self.rc;
         (
-            (half * (ar * dsc - self.sc * dar)).div(rc2),
-            (half * (ar * dtc - self.tc * dar)).div(rc2),
+            (ar * dsc - self.sc * dar) * k,
+            (ar * dtc - self.tc * dar) * k,
         )
     }
 }

@@ -529,17 +529,16 @@ impl<'a> Ctx<'a> {
         let ar = rc.abs();
         let s = 0.5 * sc / ar + 0.5;
         let t = 0.5 * tc / ar + 0.5;
-        // Cube derivative transform: d(0.5 sc/|rc|) = 0.5 (|rc| dsc - sc d|rc|) / rc^2.
+        // Cube derivative transform: d(0.5 sc/|rc|) = 0.5 (|rc| dsc - sc
+        // d|rc|) / rc^2, as `(|rc| dsc - sc d|rc|) * k` with `k = 0.5 /
+        // rc^2` rounded once per lane: one division for the four
+        // derivatives (`docs/semantics.md`, the cube derivative transform).
         let sign = if rc < 0.0 { -1.0 } else { 1.0 };
+        let k = 0.5 / (rc * rc);
         let tr = |dv: [f32; 3]| {
             let (dsc, dtc, drc) = face_axes(face, dv);
             let dar = sign * drc;
-            let rc2 = rc * rc;
-            [
-                0.5 * (ar * dsc - sc * dar) / rc2,
-                0.5 * (ar * dtc - tc * dar) / rc2,
-                0.0,
-            ]
+            [(ar * dsc - sc * dar) * k, (ar * dtc - tc * dar) * k, 0.0]
         };
         let cube_index = if self.view.kind == TextureKind::CubeArray {
             select_layer(c[3], self.view.layer_count / 6, self.profile.layer_round)

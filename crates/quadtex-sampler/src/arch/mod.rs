@@ -261,9 +261,7 @@ pub(crate) mod x86 {
                         // each 4-byte read lies inside `bytes`;
                         // `read_unaligned` needs no alignment.
                         let w = |k: usize| unsafe {
-                            p.add(lane(&q, k) as usize)
-                                .cast::<i32>()
-                                .read_unaligned()
+                            p.add(lane(&q, k) as usize).cast::<i32>().read_unaligned()
                         };
                         return Iy(avx!(_mm256_setr_epi32(
                             w(0),
@@ -692,9 +690,7 @@ pub(crate) mod x86 {
                         // SAFETY: as for `Avx2`'s scalar loads: every
                         // `lane(&q, k)` is in `0..=bytes.len() - 4`.
                         let w = |k: usize| unsafe {
-                            p.add(lane(&q, k) as usize)
-                                .cast::<i32>()
-                                .read_unaligned()
+                            p.add(lane(&q, k) as usize).cast::<i32>().read_unaligned()
                         };
                         return Iz(avx!(_mm512_setr_epi32(
                             w(0),
