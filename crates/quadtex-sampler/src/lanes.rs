@@ -56,6 +56,8 @@ pub(crate) trait Lanes: Copy {
     fn srgb(self, codes: Self::I) -> Self::F;
     /// Per lane, `table[idx & 15]` (a byte-shuffle lookup).
     fn lookup16(self, table: [u8; 16], idx: Self::I) -> Self::I;
+    /// Per lane, `table[idx & 15]` (a permute of the table's lanes).
+    fn table16(self, table: &[f32; 16], idx: Self::I) -> Self::F;
     /// Lane `l` (0..4) of each of the `N` quads that `v` holds, quad `q`
     /// in lanes `4q..4q + 4` of the concatenated vectors: lane `q` gets
     /// `v[q / (N / 4)]`'s lane `4 (q % (N / 4)) + l`.
@@ -239,6 +241,10 @@ impl<const N: usize> Lanes for Portable<N> {
     #[inline(always)]
     fn lookup16(self, table: [u8; 16], idx: I<N>) -> I<N> {
         I(idx.0.map(|i| i32::from(table[(i & 15) as usize])))
+    }
+    #[inline(always)]
+    fn table16(self, table: &[f32; 16], idx: I<N>) -> F<N> {
+        F(idx.0.map(|i| table[(i & 15) as usize]))
     }
     #[inline(always)]
     fn quads_lane(self, v: &[F<N>; 4], l: usize) -> F<N> {
@@ -662,6 +668,27 @@ mod level_tests {
         0, 255, 1, 128, 127, 0x55, 0xaa, 7, 8, 9, 10, 200, 12, 13, 14, 254,
     ];
 
+    /// An f32 table for `Lanes::table16` (every entry distinct, zeros,
+    /// infinities and a NaN among them).
+    const TABLE: [f32; 16] = [
+        0.0,
+        -0.0,
+        1.5,
+        -2.25,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        1.0e-40,
+        8.0,
+        9.0,
+        -10.0,
+        f32::MAX,
+        12.5,
+        13.0,
+        14.0,
+        -15.0,
+    ];
+
     /// Every lane operation on 16 lanes of `a` and `b`, 8 or 4 at a time,
     /// each result as bits.
     struct Ops {
@@ -708,6 +735,8 @@ mod level_tests {
                     k.nonzero().select(a, b),
                     k.f16_lo(),
                     k.f16_hi(),
+                    l.table16(&TABLE, k),
+                    l.table16(&TABLE, k.shr(4)),
                     // Operands whose product and sum are exact.
                     (k & l.i(0xfff)).to_f32().mul_add_exact(
                         (k.shr(12) & l.i(0xfff)).to_f32(),

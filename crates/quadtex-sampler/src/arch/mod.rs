@@ -323,6 +323,16 @@ pub(crate) mod x86 {
             Iy(avx!(_mm256_shuffle_epi8(t, k.0)))
         }
         #[inline(always)]
+        fn table16(self, table: &[f32; 16], idx: Iy) -> Fy {
+            // One `vpermps` per half of the table, then a blend on index
+            // bit 3 (moved to the sign bit).
+            let (lo, hi) = (self.load(&table[..8]), self.load(&table[8..]));
+            let a = avx!(_mm256_permutevar8x32_ps(lo.0, idx.0));
+            let b = avx!(_mm256_permutevar8x32_ps(hi.0, idx.0));
+            let sel = avx!(_mm256_castsi256_ps(_mm256_slli_epi32::<28>(idx.0)));
+            Fy(avx!(_mm256_blendv_ps(a, b, sel)))
+        }
+        #[inline(always)]
         fn quads_lane(self, v: &[Fy; 4], l: usize) -> Fy {
             // Each vector's two quads' lane `l` to lanes `2k, 2k + 1`.
             let l = l as i32 & 3;
@@ -762,6 +772,11 @@ pub(crate) mod x86 {
             let t = avx!(_mm512_broadcast_i32x4(table16(table)));
             let k = (idx & self.i(15)) | self.i(0x8080_8000_u32 as i32);
             Iz(avx!(_mm512_shuffle_epi8(t, k.0)))
+        }
+        #[inline(always)]
+        fn table16(self, table: &[f32; 16], idx: Iz) -> Fz {
+            // `vpermps` reads the index's low four bits.
+            Fz(avx!(_mm512_permutexvar_ps(idx.0, self.load(table).0)))
         }
         #[inline(always)]
         fn quads_lane(self, v: &[Fz; 4], l: usize) -> Fz {
