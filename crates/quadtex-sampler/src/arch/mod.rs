@@ -629,6 +629,16 @@ pub(crate) mod x86 {
         (q[k / 2] >> (32 * (k % 2))) as u32
     }
 
+    /// Sixteen lanes from `w(0..16)`: four 128-bit vectors, two 256-bit,
+    /// one 512-bit (a shallower tree than one insert after another).
+    #[inline(always)]
+    fn zmm_of(w: impl Fn(usize) -> i32) -> __m512i {
+        let x = |k: usize| avx!(_mm_setr_epi32(w(k), w(k + 1), w(k + 2), w(k + 3)));
+        let lo = avx!(_mm256_set_m128i(x(4), x(0)));
+        let hi = avx!(_mm256_set_m128i(x(12), x(8)));
+        avx!(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi))
+    }
+
     /// The AVX-512 level's token (made only by `arch::avx512`): whether
     /// texel words and sRGB look-ups are scalar loads (`scalar_words`).
     #[derive(Clone, Copy, Debug)]
@@ -702,24 +712,7 @@ pub(crate) mod x86 {
                         let w = |k: usize| unsafe {
                             p.add(lane(&q, k) as usize).cast::<i32>().read_unaligned()
                         };
-                        return Iz(avx!(_mm512_setr_epi32(
-                            w(0),
-                            w(1),
-                            w(2),
-                            w(3),
-                            w(4),
-                            w(5),
-                            w(6),
-                            w(7),
-                            w(8),
-                            w(9),
-                            w(10),
-                            w(11),
-                            w(12),
-                            w(13),
-                            w(14),
-                            w(15)
-                        )));
+                        return Iz(zmm_of(w));
                     }
                     // SAFETY: every lane's offset `o` has `0 <= o <= last =
                     // bytes.len() - 4` (the unsigned compare just above
@@ -741,24 +734,7 @@ pub(crate) mod x86 {
             if self.0 {
                 let q = pairs_z(codes.0);
                 let t = |k: usize| table[(lane(&q, k) & 0xff) as usize];
-                return Fz(avx!(_mm512_setr_ps(
-                    t(0),
-                    t(1),
-                    t(2),
-                    t(3),
-                    t(4),
-                    t(5),
-                    t(6),
-                    t(7),
-                    t(8),
-                    t(9),
-                    t(10),
-                    t(11),
-                    t(12),
-                    t(13),
-                    t(14),
-                    t(15)
-                )));
+                return Fz(avx!(_mm512_castsi512_ps(zmm_of(|k| t(k).to_bits() as i32))));
             }
             let idx = codes & self.i(0xff);
             // SAFETY: every index is in 0..=255 (masked above) and the
