@@ -2330,9 +2330,21 @@ fn group<L: Lanes, const K: u8>(
         _ => None,
     };
     if const { simple_2d::<K>() } {
-        // One LOD per quad, already made, spread to each vector's lanes,
-        // or under fine derivatives each vector's own; then its pixels at
-        // once (no prepared vectors kept through memory as below).
+        // One LOD per quad, already made, spread to each vector's lanes
+        // as its pixels are filtered; under fine derivatives the four
+        // vectors' own LODs first (independent chains of dependent
+        // steps, footprint, log2, level selection, that the core
+        // overlaps, where one vector's LOD then its pixels left it
+        // waiting on each chain in turn).
+        let fine = quad_lod.is_none() && !p.lod_free;
+        let mut ahead: [Option<QuadLod<L>>; 4] = [None, None, None, None];
+        let mut k = 0;
+        while fine && k < 4 {
+            let at = base + k * n;
+            let fp = fine_footprint(l, p, l.load(&cs[at..]), l.load(&ct[at..]));
+            ahead[k] = Some(select(l, p, fp, bias_lanes(l, p, coords, at)));
+            k += 1;
+        }
         let mut k = 0;
         while k < 4 {
             let at = base + k * n;
@@ -2342,15 +2354,12 @@ fn group<L: Lanes, const K: u8>(
                 l.i(0)
             };
             let st = (l.load(&cs[at..]), l.load(&ct[at..]));
-            let lod = match &quad_lod {
+            let lod = match (&quad_lod, ahead[k].take()) {
                 _ if p.lod_free => fixed_lod(l, p),
-                Some(q) => spread(l, p, q, k),
-                None => select(
-                    l,
-                    p,
-                    fine_footprint(l, p, st.0, st.1),
-                    bias_lanes(l, p, coords, at),
-                ),
+                (Some(q), _) => spread(l, p, q, k),
+                (None, Some(lod)) => lod,
+                // (Not reached: `fine` made every vector's.)
+                (None, None) => fixed_lod(l, p),
             };
             let dref = if const { is_depth::<K>() } {
                 dref_lanes(l, p, coords, at)
