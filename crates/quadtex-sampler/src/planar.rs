@@ -834,6 +834,27 @@ pub(crate) trait GroupKernel: Sized {
         q: usize,
     ) -> bool;
 
+    /// Groups `first..` while `quads` holds them ([`Groups`]' loop): one
+    /// after another; returns the quads done.
+    #[inline(always)]
+    fn groups<L: Lanes, const K: u8>(
+        &self,
+        l: L,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+        first: usize,
+        quads: usize,
+    ) -> usize {
+        let mut q = first;
+        while q + L::N <= quads {
+            if !self.group::<L, K>(l, coords, out, q) {
+                break;
+            }
+            q += L::N;
+        }
+        q - first
+    }
+
     /// Whole groups of quads from quad `first` on, as many as `level`
     /// takes per group, for as long as `quads` holds them: lane `l` of
     /// quad `q` at `4q + l` of `coords`' and `out`'s planes. Returns the
@@ -964,6 +985,54 @@ impl GroupKernel for Plan<'_> {
     ) -> bool {
         group::<L, K>(l, self, coords, out, q)
     }
+
+    /// The next group's per-quad LOD made before this group's pixels
+    /// are filtered: the long chain of dependent steps (footprint,
+    /// log2, level selection) that every pixel of a group waits for
+    /// then overlaps the previous group's filtering.
+    #[inline(always)]
+    fn groups<L: Lanes, const K: u8>(
+        &self,
+        l: L,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+        first: usize,
+        quads: usize,
+    ) -> usize {
+        let n = L::N;
+        if const { !simple_2d::<K>() } {
+            // (Cubes and the other kinds take their LOD per lane.)
+            let mut q = first;
+            while q + n <= quads {
+                if !group::<L, K>(l, self, coords, out, q) {
+                    break;
+                }
+                q += n;
+            }
+            return q - first;
+        }
+        if first + n > quads {
+            return 0;
+        }
+        // One call site of `group_with` in a loop of one shape (no
+        // `Option` a compiler could split the loop on, copying the
+        // kernel): the last group makes its own LOD a second time.
+        let mut g = group_lod::<L, K>(l, self, coords, first);
+        let mut q = first;
+        loop {
+            let more = q + 2 * n <= quads;
+            let next = group_lod::<L, K>(l, self, coords, if more { q + n } else { q });
+            if !group_with::<L, K>(l, self, coords, out, q, g) {
+                break;
+            }
+            q += n;
+            if !more {
+                break;
+            }
+            g = next;
+        }
+        q - first
+    }
 }
 
 /// A kernel's plan made from one call's args ([`Plan`] from
@@ -1034,14 +1103,8 @@ impl<G: GroupKernel, const K: u8> LaneKernel for Groups<'_, '_, '_, '_, '_, G, K
 
     #[inline(always)]
     fn run<L: Lanes>(self, l: L) -> usize {
-        let mut q = self.first;
-        while q + L::N <= self.quads {
-            if !self.plan.group::<L, K>(l, self.coords, self.out, q) {
-                break;
-            }
-            q += L::N;
-        }
-        q - self.first
+        self.plan
+            .groups::<L, K>(l, self.coords, self.out, self.first, self.quads)
     }
 }
 
@@ -2272,6 +2335,14 @@ struct Prepared<L: Lanes> {
     layer: L::I,
 }
 
+/// The per-quad part of group `q0..q0 + N`'s LOD ([`group_lod`]):
+/// the footprint of coarse derivatives or the base level, and the
+/// selection where the LOD is per quad.
+struct GroupLod<L: Lanes> {
+    fp: Option<Footprint<L>>,
+    lod: Option<QuadLod<L>>,
+}
+
 /// Quads `q0..q0 + N`: their LOD, once per quad, then their `4N` pixels
 /// `N` at a time. `false`: the group is not for this kernel (some planes
 /// may have been written; the caller writes the whole group again).
@@ -2283,6 +2354,49 @@ fn group<L: Lanes, const K: u8>(
     out: &mut PlanarOut<'_>,
     q0: usize,
 ) -> bool {
+    let g = group_lod::<L, K>(l, p, coords, q0);
+    group_with::<L, K>(l, p, coords, out, q0, g)
+}
+
+/// Group `q0..q0 + N`'s per-quad LOD (one quad per lane): the footprint
+/// of coarse derivatives or the base level, and (when the LOD is per
+/// quad) the selection. (Cubes take their LOD per lane in
+/// [`group_with`], in the simple cube kernel too.)
+#[inline(always)]
+fn group_lod<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    coords: &QuadCoords<'_>,
+    q0: usize,
+) -> GroupLod<L> {
+    let shaped = const { simple_2d::<K>() };
+    let fp = if p.lod_free {
+        None
+    } else if !p.fine && (shaped || (!p.cube && matches!(p.explicit, Explicit::None))) {
+        let (s, t) = group_st(l, coords, q0);
+        Some(coarse_footprint(l, p, &s, &t))
+    } else {
+        None
+    };
+    let lod = match &fp {
+        // (Simple plans are per pixel only under fine derivatives.)
+        Some(fp) if shaped || !p.per_pixel => {
+            let fp = Footprint {
+                lambda: fp.lambda,
+                taps: fp.taps,
+                ax: fp.ax,
+                ay: fp.ay,
+            };
+            Some(select(l, p, fp, l.f(p.bias)))
+        }
+        _ => None,
+    };
+    GroupLod { fp, lod }
+}
+
+/// Group `q0..q0 + N`'s coordinates `s` and `t`, four vectors each.
+#[inline(always)]
+fn group_st<L: Lanes>(l: L, coords: &QuadCoords<'_>, q0: usize) -> ([L::F; 4], [L::F; 4]) {
     let base = 4 * q0;
     // Written out (a closure through `array::map` may stay a function of
     // its own, compiled without the level's features).
@@ -2300,35 +2414,30 @@ fn group<L: Lanes, const K: u8>(
         l.load(&ct[base + 2 * n..]),
         l.load(&ct[base + 3 * n..]),
     ];
+    (s, t)
+}
+
+/// [`group`] with the group's per-quad LOD already made.
+#[inline(always)]
+fn group_with<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    coords: &QuadCoords<'_>,
+    out: &mut PlanarOut<'_>,
+    q0: usize,
+    g: GroupLod<L>,
+) -> bool {
+    let base = 4 * q0;
+    let n = L::N;
+    let (cs, ct) = (coords.s, coords.t);
     // One call site of `pixels` (a `while` loop, not an iterator adapter,
     // which would be a function of its own compiled without the level's
     // target features): the kernel is compiled per level and texel kind,
     // and each inlined copy costs build time.
-    // Per quad (one quad per lane): the footprint of coarse derivatives
-    // or the base level, and (when the LOD is per quad) the selection.
-    // (Cubes take their LOD per lane below, in the simple cube kernel
-    // too.)
-    let shaped = const { simple_2d::<K>() };
-    let quad_fp = if p.lod_free {
-        None
-    } else if !p.fine && (shaped || (!p.cube && matches!(p.explicit, Explicit::None))) {
-        Some(coarse_footprint(l, p, &s, &t))
-    } else {
-        None
-    };
-    let quad_lod = match &quad_fp {
-        // (Simple plans are per pixel only under fine derivatives.)
-        Some(fp) if shaped || !p.per_pixel => {
-            let fp = Footprint {
-                lambda: fp.lambda,
-                taps: fp.taps,
-                ax: fp.ax,
-                ay: fp.ay,
-            };
-            Some(select(l, p, fp, l.f(p.bias)))
-        }
-        _ => None,
-    };
+    let GroupLod {
+        fp: quad_fp,
+        lod: quad_lod,
+    } = g;
     if const { simple_2d::<K>() } {
         // One LOD per quad, already made, spread to each vector's lanes
         // as its pixels are filtered; under fine derivatives the four
@@ -2375,6 +2484,7 @@ fn group<L: Lanes, const K: u8>(
     }
     // The four vectors' LODs first, then their pixels: independent
     // chains the core overlaps (per-lane cube LODs are long ones).
+    let (s, t) = group_st(l, coords, q0);
     let mut lods: [Option<Prepared<L>>; 4] = [None, None, None, None];
     let mut k = 0;
     while k < 4 {
