@@ -633,9 +633,14 @@ pub(crate) mod x86 {
     /// one 512-bit (a shallower tree than one insert after another).
     #[inline(always)]
     fn zmm_of(w: impl Fn(usize) -> i32) -> __m512i {
-        let x = |k: usize| avx!(_mm_setr_epi32(w(k), w(k + 1), w(k + 2), w(k + 3)));
-        let lo = avx!(_mm256_set_m128i(x(4), x(0)));
-        let hi = avx!(_mm256_set_m128i(x(12), x(8)));
+        // (Written out: a closure here stayed a function of its own,
+        // called per vector.)
+        let x0 = avx!(_mm_setr_epi32(w(0), w(1), w(2), w(3)));
+        let x1 = avx!(_mm_setr_epi32(w(4), w(5), w(6), w(7)));
+        let x2 = avx!(_mm_setr_epi32(w(8), w(9), w(10), w(11)));
+        let x3 = avx!(_mm_setr_epi32(w(12), w(13), w(14), w(15)));
+        let lo = avx!(_mm256_set_m128i(x1, x0));
+        let hi = avx!(_mm256_set_m128i(x3, x2));
         avx!(_mm512_inserti64x4::<1>(_mm512_castsi256_si512(lo), hi))
     }
 
