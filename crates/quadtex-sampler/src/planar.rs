@@ -845,14 +845,7 @@ pub(crate) trait GroupKernel: Sized {
         first: usize,
         quads: usize,
     ) -> usize {
-        let mut q = first;
-        while q + L::N <= quads {
-            if !self.group::<L, K>(l, coords, out, q) {
-                break;
-            }
-            q += L::N;
-        }
-        q - first
+        one_by_one::<Self, L, K>(self, l, coords, out, first, quads)
     }
 
     /// Whole groups of quads from quad `first` on, as many as `level`
@@ -1002,14 +995,7 @@ impl GroupKernel for Plan<'_> {
         let n = L::N;
         if const { !simple_2d::<K>() } {
             // (Cubes and the other kinds take their LOD per lane.)
-            let mut q = first;
-            while q + n <= quads {
-                if !group::<L, K>(l, self, coords, out, q) {
-                    break;
-                }
-                q += n;
-            }
-            return q - first;
+            return one_by_one::<Self, L, K>(self, l, coords, out, first, quads);
         }
         if first + n > quads {
             return 0;
@@ -1033,6 +1019,26 @@ impl GroupKernel for Plan<'_> {
         }
         q - first
     }
+}
+
+/// [`GroupKernel::groups`] one group after another.
+#[inline(always)]
+fn one_by_one<G: GroupKernel, L: Lanes, const K: u8>(
+    g: &G,
+    l: L,
+    coords: &QuadCoords<'_>,
+    out: &mut PlanarOut<'_>,
+    first: usize,
+    quads: usize,
+) -> usize {
+    let mut q = first;
+    while q + L::N <= quads {
+        if !g.group::<L, K>(l, coords, out, q) {
+            break;
+        }
+        q += L::N;
+    }
+    q - first
 }
 
 /// A kernel's plan made from one call's args ([`Plan`] from
