@@ -21,7 +21,7 @@ use crate::pipeline::{sample_positions, BlendMode, DepthFormat, DrawCall, Frame}
 use crate::setup::{setup_draw, Tri, SUB};
 use crate::shader::{QuadBatch, QuadCtx, MAX_BATCH_QUADS};
 use crate::stats::Stats;
-use crate::target::{try_filled, try_resize, ColorFormat, ColorTarget, DepthTarget};
+use crate::target::{try_filled, try_resize, ColorFormat, ColorTarget, DepthTarget, QuadWrites};
 
 /// Tile size in pixels (square).
 pub const TILE: u32 = 64;
@@ -984,6 +984,20 @@ fn flush(
     let replace = blend == BlendMode::Replace;
     let format = tile.format;
     let bpp = format.bytes();
+    if ns == 1 && !write_depth && replace && frame.color {
+        // The common case: 8-bit colours encoded straight into place.
+        let w = QuadWrites {
+            planes: [&r[..n], &g[..n], &b[..n], &a[..n]],
+            origins: batch.origins(),
+            smasks,
+            color: &mut *tile.color,
+            y0: tile.y0,
+            stride: tile.stride,
+        };
+        if format.write_quads(w) {
+            return;
+        }
+    }
     if frame.color {
         // The batch's colours in the target's format, lane after lane.
         format.encode_planes([&r[..n], &g[..n], &b[..n], &a[..n]], n, enc);

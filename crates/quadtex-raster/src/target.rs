@@ -241,6 +241,42 @@ impl ColorFormat {
         });
     }
 
+    /// Encodes the covered lanes of a batch of single-sample quads
+    /// straight into their pixels of a band of the target (`w`, the
+    /// planes in RGBA order), as [`Self::encode_planes`] would encode
+    /// them, at the SIMD level the sampler runs at. `false` (nothing
+    /// written) for the formats that are not 8-bit RGBA or BGRA.
+    pub(crate) fn write_quads(self, w: QuadWrites<'_>) -> bool {
+        self.write_quads_at(simd_level(), w)
+    }
+
+    /// [`Self::write_quads`] with its loops compiled for `level` (the
+    /// same bytes at every level).
+    pub(crate) fn write_quads_at(self, level: SimdLevel, mut w: QuadWrites<'_>) -> bool {
+        if self.bgra() {
+            let [r, g, b, a] = w.planes;
+            w.planes = [b, g, r, a];
+        }
+        match self {
+            ColorFormat::Rgba8Unorm | ColorFormat::Bgra8Unorm => {
+                crate::simd::run_at(level, WriteQuads { e: Unorm8, w });
+                true
+            }
+            ColorFormat::Rgba8Srgb | ColorFormat::Bgra8Srgb => {
+                let Some(enc) = srgb8_encoder() else {
+                    return false;
+                };
+                let Some(packed) = enc.packed.as_deref() else {
+                    return false;
+                };
+                let e = Srgb8 { enc, packed };
+                crate::simd::run_at(level, WriteQuads { e, w });
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Encodes `n` samples given as planes (`r[i], g[i], b[i], a[i]`, every
     /// plane at least `n` long) into `out`, sample after sample
     /// (`n * self.bytes()` bytes): [`ColorFormat::encode`] of each, with
@@ -279,64 +315,130 @@ impl ColorFormat {
     }
 }
 
+/// An 8-bit four-channel encode in two steps: [`Self::fast`] gives a
+/// lane's little-endian word and whether it is undecided, [`Self::exact`]
+/// the word of any lane. A chunk with an undecided lane is encoded again
+/// with `exact`, so the words are always `exact`'s.
+trait Encode8: Copy {
+    /// The word of `(r, g, b, a)` and whether it may be wrong.
+    fn fast(self, r: f32, g: f32, b: f32, a: f32) -> (u32, bool);
+    /// The word of `(r, g, b, a)`.
+    fn exact(self, r: f32, g: f32, b: f32, a: f32) -> u32;
+}
+
+/// The RGBA8 UNORM encode: [`unorm8_rounded`] codes, [`unorm8_lane`]
+/// where a lane's f32 product fell halfway.
+#[derive(Clone, Copy)]
+struct Unorm8;
+
+impl Encode8 for Unorm8 {
+    #[inline(always)]
+    fn fast(self, r: f32, g: f32, b: f32, a: f32) -> (u32, bool) {
+        // (`if a > b { a } else { b }` is one `maxps`: the distances are
+        // never NaN.)
+        let max = |a: f32, b: f32| if a > b { a } else { b };
+        // The four channels of a lane in one pass (each plane's lanes
+        // vectorized side by side).
+        let (cr, dr) = unorm8_rounded(r);
+        let (cg, dg) = unorm8_rounded(g);
+        let (cb, db) = unorm8_rounded(b);
+        let (ca, da) = unorm8_rounded(a);
+        let w = cr | cg << 8 | cb << 16 | ca << 24;
+        (w, max(max(dr, dg), max(db, da)) == 0.5)
+    }
+
+    #[inline(always)]
+    fn exact(self, r: f32, g: f32, b: f32, a: f32) -> u32 {
+        unorm8_lane(r) | unorm8_lane(g) << 8 | unorm8_lane(b) << 16 | unorm8_lane(a) << 24
+    }
+}
+
+/// The RGBA8 sRGB encode: [`Srgb8Encoder::colour_code`] codes and the
+/// alpha's [`unorm8_rounded`] code, [`Srgb8Encoder::encode`] where a lane
+/// is NaN or its alpha's f32 product fell halfway.
+#[derive(Clone, Copy)]
+struct Srgb8<'a> {
+    enc: &'a Srgb8Encoder,
+    packed: &'a [u32; BUCKETS],
+}
+
+impl Encode8 for Srgb8<'_> {
+    #[inline(always)]
+    fn fast(self, r: f32, g: f32, b: f32, a: f32) -> (u32, bool) {
+        let (ca, da) = unorm8_rounded(a);
+        let w = Srgb8Encoder::colour_code(self.packed, r)
+            | Srgb8Encoder::colour_code(self.packed, g) << 8
+            | Srgb8Encoder::colour_code(self.packed, b) << 16
+            | ca << 24;
+        let nan = r.is_nan() | g.is_nan() | b.is_nan() | a.is_nan();
+        (w, nan | (da == 0.5))
+    }
+
+    #[inline(always)]
+    fn exact(self, r: f32, g: f32, b: f32, a: f32) -> u32 {
+        u32::from_le_bytes(self.enc.encode([r, g, b, a]))
+    }
+}
+
 /// The RGBA8 UNORM encode of the planes `[r, g, b, a]` (as long as each
 /// other) into `out` (four bytes a lane, in plane order), its loops
 /// compiled for `level` (the same bytes at every level): words of
 /// [`unorm8_rounded`] codes 64 lanes at a time, again with
 /// [`unorm8_lane`] where a lane's f32 product fell halfway.
 pub(crate) fn encode_unorm8_at(level: SimdLevel, planes: [&[f32]; 4], out: &mut [u8]) {
-    struct Encode<'a> {
-        planes: [&'a [f32]; 4],
-        out: &'a mut [u8],
+    crate::simd::run_at(
+        level,
+        EncodeWords {
+            e: Unorm8,
+            planes,
+            out,
+        },
+    );
+}
+
+/// [`encode_words`] with `e`, as a loop compiled per SIMD level.
+struct EncodeWords<'a, E> {
+    e: E,
+    planes: [&'a [f32]; 4],
+    out: &'a mut [u8],
+}
+
+impl<E: Encode8> Wide for EncodeWords<'_, E> {
+    type Out = ();
+    #[inline(always)]
+    fn run(self) {
+        encode_words(self.e, self.planes, self.out);
     }
-    impl Wide for Encode<'_> {
-        type Out = ();
-        #[inline(always)]
-        fn run(self) {
-            // (`if a > b { a } else { b }` is one `maxps`: the distances
-            // are never NaN.)
-            let max = |a: f32, b: f32| if a > b { a } else { b };
-            encode_words(
-                self.planes,
-                self.out,
-                |r, g, b, a| {
-                    // The four channels of a lane in one pass (each
-                    // plane's lanes vectorized side by side).
-                    let (cr, dr) = unorm8_rounded(r);
-                    let (cg, dg) = unorm8_rounded(g);
-                    let (cb, db) = unorm8_rounded(b);
-                    let (ca, da) = unorm8_rounded(a);
-                    let w = cr | cg << 8 | cb << 16 | ca << 24;
-                    (w, max(max(dr, dg), max(db, da)) == 0.5)
-                },
-                // Some lane's f32 product fell halfway (filtered texels
-                // often do): the chunk again, deciding those by the
-                // product's exact error.
-                |r, g, b, a| {
-                    unorm8_lane(r)
-                        | unorm8_lane(g) << 8
-                        | unorm8_lane(b) << 16
-                        | unorm8_lane(a) << 24
-                },
-            );
+}
+
+/// `N` lanes' words from the planes' first `N` entries: [`Encode8::fast`]
+/// on every lane, [`Encode8::exact`] on every lane again when one was
+/// undecided.
+#[inline(always)]
+fn encode_chunk<E: Encode8, const N: usize>(e: E, planes: [&[f32]; 4]) -> [u32; N] {
+    let [r, g, b, a] = planes.map(|p| <&[f32; N]>::try_from(&p[..N]).unwrap_or(&[0.0; N]));
+    let mut words = [0u32; N];
+    let mut redo = 0u32;
+    for i in 0..N {
+        let (word, undecided) = e.fast(r[i], g[i], b[i], a[i]);
+        words[i] = word;
+        redo |= u32::from(undecided);
+    }
+    if redo != 0 {
+        for i in 0..N {
+            words[i] = e.exact(r[i], g[i], b[i], a[i]);
         }
     }
-    crate::simd::run_at(level, Encode { planes, out });
+    words
 }
 
 /// The lanes of the planes `[r, g, b, a]` (as long as `out` has room
 /// for, four bytes a lane) as little-endian words into `out`, 64 lanes
-/// at a time: `fast` gives each lane's word and whether it is undecided;
-/// a chunk with an undecided lane is encoded again with `exact`. The
-/// loops of the SIMD encodes ([`encode_unorm8_at`], [`encode_srgb8_at`]):
+/// at a time ([`encode_chunk`], the last chunk lane by lane). The loops
+/// of the SIMD encodes ([`encode_unorm8_at`], [`encode_srgb8_at`]):
 /// inlined into their `Wide::run`, so compiled at its level.
 #[inline(always)]
-fn encode_words(
-    planes: [&[f32]; 4],
-    out: &mut [u8],
-    fast: impl Fn(f32, f32, f32, f32) -> (u32, bool),
-    exact: impl Fn(f32, f32, f32, f32) -> u32,
-) {
+fn encode_words<E: Encode8>(e: E, planes: [&[f32]; 4], out: &mut [u8]) {
     let [r, g, b, a] = planes;
     let n = r
         .len()
@@ -344,30 +446,110 @@ fn encode_words(
         .min(b.len())
         .min(a.len())
         .min(out.len() / 4);
-    let mut words = [0u32; 64];
-    for (k, out) in out[..4 * n].chunks_mut(4 * words.len()).enumerate() {
+    let full = n / 64 * 64;
+    for (k, out) in out[..4 * full].chunks_exact_mut(256).enumerate() {
         let at = 64 * k;
-        let m = out.len() / 4;
-        let (r, g, b, a) = (
-            &r[at..at + m],
-            &g[at..at + m],
-            &b[at..at + m],
-            &a[at..at + m],
-        );
-        let mut redo = 0u32;
-        for ((((w, &r), &g), &b), &a) in words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a) {
-            let (word, undecided) = fast(r, g, b, a);
-            *w = word;
-            redo |= u32::from(undecided);
-        }
-        if redo != 0 {
-            for ((((w, &r), &g), &b), &a) in words[..m].iter_mut().zip(r).zip(g).zip(b).zip(a) {
-                *w = exact(r, g, b, a);
-            }
-        }
-        for (o, w) in out.chunks_exact_mut(4).zip(&words[..m]) {
+        let words = encode_chunk::<E, 64>(e, [&r[at..], &g[at..], &b[at..], &a[at..]]);
+        for (o, w) in out.chunks_exact_mut(4).zip(words) {
             o.copy_from_slice(&w.to_le_bytes());
         }
+    }
+    for i in full..n {
+        let (w, undecided) = e.fast(r[i], g[i], b[i], a[i]);
+        let w = if undecided {
+            e.exact(r[i], g[i], b[i], a[i])
+        } else {
+            w
+        };
+        out[4 * i..4 * i + 4].copy_from_slice(&w.to_le_bytes());
+    }
+}
+
+/// A batch of single-sample quads under [`BlendMode::Replace`] written
+/// into an 8-bit four-channel target: the shader's planes (lane `l` of
+/// quad `i` at `4i + l`), the quads' origins and sample masks, and the
+/// band of rows they go to (`stride` pixels a row, first row `y0`).
+pub(crate) struct QuadWrites<'a> {
+    /// The colour planes `[r, g, b, a]` (R and B as the format stores
+    /// them: swapped for BGRA).
+    pub(crate) planes: [&'a [f32]; 4],
+    /// Each quad's origin (lane 0's pixel).
+    pub(crate) origins: &'a [(u32, u32)],
+    /// Each quad's lanes' sample masks (`1`: covered).
+    pub(crate) smasks: &'a [[u8; 4]],
+    /// The band's bytes.
+    pub(crate) color: &'a mut [u8],
+    /// The band's first row.
+    pub(crate) y0: u32,
+    /// Pixels a row.
+    pub(crate) stride: usize,
+}
+
+/// [`write_quads`] with `e`, as a loop compiled per SIMD level.
+struct WriteQuads<'a, E> {
+    e: E,
+    w: QuadWrites<'a>,
+}
+
+impl<E: Encode8> Wide for WriteQuads<'_, E> {
+    type Out = ();
+    #[inline(always)]
+    fn run(self) {
+        write_quads(self.e, self.w);
+    }
+}
+
+/// Encodes the covered lanes of `w`'s quads with `e` straight into their
+/// pixels (the words [`encode_words`] gives, without a buffer between):
+/// four whole quads side by side (a block's row of quads, as the
+/// renderer batches full blocks) as one 16-lane chunk whose words are
+/// reordered into two rows of eight pixels; any other quad on its own.
+#[inline(always)]
+fn write_quads<E: Encode8>(e: E, w: QuadWrites<'_>) {
+    let QuadWrites {
+        planes,
+        origins,
+        smasks,
+        color,
+        y0,
+        stride,
+    } = w;
+    let pitch = 4 * stride;
+    let lanes = planes.iter().map(|p| p.len()).min().unwrap_or(0);
+    let n = origins.len().min(smasks.len()).min(lanes / 4);
+    let at_lane = |k: usize| planes.map(|p| &p[k..]);
+    let mut i = 0;
+    while i < n {
+        let (x, y) = origins[i];
+        let at = (y.wrapping_sub(y0) as usize * stride + x as usize) * 4;
+        if i + 4 <= n
+            && smasks[i..i + 4] == [[1; 4]; 4]
+            && (1..4u32).all(|k| origins[i + k as usize] == (x.wrapping_add(2 * k), y))
+        {
+            let q = encode_chunk::<E, 16>(e, at_lane(4 * i));
+            // Lanes 0 and 1 of each quad are its top row.
+            let top = [q[0], q[1], q[4], q[5], q[8], q[9], q[12], q[13]];
+            let bottom = [q[2], q[3], q[6], q[7], q[10], q[11], q[14], q[15]];
+            for (r, row) in [top, bottom].into_iter().enumerate() {
+                if let Some(dst) = color.get_mut(at + r * pitch..at + r * pitch + 32) {
+                    for (d, w) in dst.chunks_exact_mut(4).zip(row) {
+                        d.copy_from_slice(&w.to_le_bytes());
+                    }
+                }
+            }
+            i += 4;
+            continue;
+        }
+        let q = encode_chunk::<E, 4>(e, at_lane(4 * i));
+        for (lane, &m) in smasks[i].iter().enumerate() {
+            if m != 0 {
+                let at = at + (lane & 1) * 4 + (lane >> 1) * pitch;
+                if let Some(dst) = color.get_mut(at..at + 4) {
+                    dst.copy_from_slice(&q[lane].to_le_bytes());
+                }
+            }
+        }
+        i += 1;
     }
 }
 
@@ -913,36 +1095,7 @@ pub(crate) fn encode_srgb8_at(
     planes: [&[f32]; 4],
     out: &mut [u8],
 ) {
-    struct Encode<'a> {
-        enc: &'a Srgb8Encoder,
-        planes: [&'a [f32]; 4],
-        out: &'a mut [u8],
-    }
-    impl Wide for Encode<'_> {
-        type Out = ();
-        #[inline(always)]
-        fn run(self) {
-            let enc = self.enc;
-            let Some(packed) = enc.packed.as_deref() else {
-                return;
-            };
-            encode_words(
-                self.planes,
-                self.out,
-                |r, g, b, a| {
-                    let (ca, da) = unorm8_rounded(a);
-                    let w = Srgb8Encoder::colour_code(packed, r)
-                        | Srgb8Encoder::colour_code(packed, g) << 8
-                        | Srgb8Encoder::colour_code(packed, b) << 16
-                        | ca << 24;
-                    let nan = r.is_nan() | g.is_nan() | b.is_nan() | a.is_nan();
-                    (w, nan | (da == 0.5))
-                },
-                |r, g, b, a| u32::from_le_bytes(enc.encode([r, g, b, a])),
-            );
-        }
-    }
-    if enc.packed.is_none() {
+    let Some(packed) = enc.packed.as_deref() else {
         // No buckets: the encoder lane by lane.
         let [r, g, b, a] = planes;
         let lanes = r.iter().zip(g).zip(b).zip(a);
@@ -950,8 +1103,9 @@ pub(crate) fn encode_srgb8_at(
             o.copy_from_slice(&enc.encode([r, g, b, a]));
         }
         return;
-    }
-    crate::simd::run_at(level, Encode { enc, planes, out });
+    };
+    let e = Srgb8 { enc, packed };
+    crate::simd::run_at(level, EncodeWords { e, planes, out });
 }
 
 /// A depth target: depth per sample, already rounded to its format, laid
@@ -1594,6 +1748,97 @@ mod tests {
                 "{x:e}"
             );
         }
+    }
+
+    /// Encoding a batch of quads straight into a band of rows gives every
+    /// covered lane's pixel [`ColorFormat::encode`]'s bytes and leaves the
+    /// others alone, at every SIMD level the machine has, for the four
+    /// 8-bit formats: runs of four whole quads side by side (the 16-lane
+    /// chunk, its rows reordered), runs broken by a partial quad, by a
+    /// gap or by the end of the batch, and lone quads, on the edge and
+    /// seeded colour values (halfway products, NaN, infinities).
+    #[test]
+    fn quads_encoded_into_rows_are_the_encoder_at_every_simd_level() {
+        let values = colour_values();
+        let (stride, rows, y0) = (40usize, 6u32, 10u32);
+        // Quad origins (x, y) and lane masks: a run of four, a run of
+        // four with a partial quad at its end, three side by side then a
+        // gap, lone quads, and a run of four at the end of the batch.
+        let mut quads: Vec<((u32, u32), [u8; 4])> = Vec::new();
+        quads.extend((0..4).map(|k| ((2 * k, 10), [1; 4])));
+        quads.extend((0..4).map(|k| ((8 + 2 * k, 10), if k == 3 { [1, 0, 0, 1] } else { [1; 4] })));
+        quads.extend((0..3).map(|k| ((20 + 2 * k, 10), [1; 4])));
+        quads.extend([
+            ((28, 10), [1; 4]),
+            ((2, 12), [0, 1, 1, 0]),
+            ((36, 12), [1; 4]),
+        ]);
+        quads.extend((0..4).map(|k| ((4 + 2 * k, 14), [1; 4])));
+        let n = 4 * quads.len();
+        let levels: Vec<SimdLevel> = SimdLevel::ALL
+            .into_iter()
+            .filter(|l| l.supported())
+            .collect();
+        for format in [
+            ColorFormat::Rgba8Unorm,
+            ColorFormat::Bgra8Unorm,
+            ColorFormat::Rgba8Srgb,
+            ColorFormat::Bgra8Srgb,
+        ] {
+            for round in 0..values.len().div_ceil(n) + 1 {
+                let planes: [Vec<f32>; 4] = std::array::from_fn(|c| {
+                    (0..n)
+                        .map(|i| values[(round * n + i * 7 + c * 3) % values.len()])
+                        .collect()
+                });
+                let mut want = vec![0xa5u8; 4 * stride * rows as usize];
+                for (i, &((x, y), m)) in quads.iter().enumerate() {
+                    for lane in 0..4 {
+                        if m[lane] != 0 {
+                            let (px, py) = (x as usize + (lane & 1), (y - y0) as usize + lane / 2);
+                            let at = 4 * (py * stride + px);
+                            let v = [0, 1, 2, 3].map(|c| planes[c][4 * i + lane]);
+                            format.encode(v, &mut want[at..at + 4]);
+                        }
+                    }
+                }
+                let origins: Vec<(u32, u32)> = quads.iter().map(|q| q.0).collect();
+                let smasks: Vec<[u8; 4]> = quads.iter().map(|q| q.1).collect();
+                for &level in &levels {
+                    let mut color = vec![0xa5u8; 4 * stride * rows as usize];
+                    let w = QuadWrites {
+                        planes: [0, 1, 2, 3].map(|c| &planes[c][..]),
+                        origins: &origins,
+                        smasks: &smasks,
+                        color: &mut color,
+                        y0,
+                        stride,
+                    };
+                    assert!(format.write_quads_at(level, w), "{format:?}");
+                    if let Some(i) = (0..color.len()).find(|&i| color[i] != want[i]) {
+                        panic!(
+                            "{format:?} {level:?} round {round}: byte {i} (pixel {}, {}) is {} for {}",
+                            i / 4 % stride,
+                            y0 as usize + i / 4 / stride,
+                            color[i],
+                            want[i]
+                        );
+                    }
+                }
+            }
+        }
+        // The other formats are not for it: nothing written.
+        let mut color = vec![0u8; 64];
+        let w = QuadWrites {
+            planes: [&[0.5; 4][..]; 4],
+            origins: &[(0, 0)],
+            smasks: &[[1; 4]],
+            color: &mut color,
+            y0: 0,
+            stride: 2,
+        };
+        assert!(!ColorFormat::Rgba16Float.write_quads(w));
+        assert_eq!(color, [0; 64]);
     }
 
     /// A target's own format becomes a texture by copying its bytes into
