@@ -343,7 +343,7 @@ pub fn color_texture(level0: &[u8]) -> Result<Texture, Error> {
         level = next;
         size = half;
     }
-    Ok(Texture::from_linear_bytes(desc, Layout::Tiled, &all)?)
+    Ok(Texture::from_linear_bytes(desc, Layout::Linear, &all)?)
 }
 
 /// The shadow texture from `depths` (little-endian f32, first row at
@@ -358,7 +358,7 @@ pub fn shadow_texture(depths: &[u8]) -> Result<Texture, Error> {
     }
     let desc =
         TextureDesc::d2(TextureFormat::Depth32Float, TEXTURE_SIZE, TEXTURE_SIZE).with_levels(1);
-    Ok(Texture::from_linear_bytes(desc, Layout::Tiled, depths)?)
+    Ok(Texture::from_linear_bytes(desc, Layout::Linear, depths)?)
 }
 
 /// The textures every variant reads.

@@ -706,7 +706,7 @@ fn render_tile(
                     while k < BLOCK_QUADS {
                         let take = (BATCH - pending.len()).min(BLOCK_QUADS - k);
                         batch.push_block::<BLOCK>(bx, by, k..k + take);
-                        pending.extend(std::iter::repeat_n([full_mask; 4], take));
+                        pending.extend_from_slice(&[[full_mask; 4]; BLOCK_QUADS][..take]);
                         k += take;
                         if pending.len() == BATCH {
                             flush_batch!();

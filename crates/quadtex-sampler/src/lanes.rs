@@ -51,6 +51,13 @@ pub(crate) trait Lanes: Copy {
     /// Per lane, the little-endian word at `bytes[offs..][..4]`
     /// (`arch::load_u32_scalar`'s value: 0 outside `bytes`).
     fn words(self, bytes: &[u8], offs: Self::I) -> Self::I;
+    /// Per lane, the words at `offs` and at `offs + 4` ([`Lanes::words`]
+    /// of both: two texels side by side in a row of 4-byte texels), read
+    /// as one 8-byte load a lane where the level has one.
+    #[inline(always)]
+    fn words2(self, bytes: &[u8], offs: Self::I) -> (Self::I, Self::I) {
+        (self.words(bytes, offs), self.words(bytes, offs + self.i(4)))
+    }
     /// Per lane, the sRGB EOTF of the 8-bit code in the lane's low byte
     /// (the format crate's table).
     fn srgb(self, codes: Self::I) -> Self::F;

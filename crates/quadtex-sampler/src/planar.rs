@@ -356,6 +356,9 @@ pub(crate) struct Plan<'a> {
     /// log2 of the bytes per texel (1 for D16, 3 for RGBA16F, 2 for
     /// the other named kinds, any of 0 to 4 for [`TexelKind::Any`]).
     texel_shift: i32,
+    /// Texels of one 4-byte word in rows of a linear layout: a row's two
+    /// footprint texels side by side are one 8-byte load ([`pair_rows`]).
+    pairs: bool,
     /// The format texels decode as ([`TexelKind::Any`] decodes through
     /// it; the view's, sRGB decode off giving the UNORM twin).
     format: TextureFormat,
@@ -717,6 +720,16 @@ impl<'a> Plan<'a> {
             layer_round: p.layer_round,
             texel,
             texel_shift,
+            pairs: texel_shift == 2
+                && (tiles.tw, tiles.th) == (0, 0)
+                && matches!(
+                    texel,
+                    TexelKind::Rgba8
+                        | TexelKind::Rgba8Int
+                        | TexelKind::Depth32
+                        | TexelKind::DepthUnorm
+                        | TexelKind::R32f
+                ),
             format: ctx.format,
             chans: if texel == TexelKind::Any {
                 channels(ctx.format)
@@ -1598,7 +1611,28 @@ fn read_at<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, at: L::I, dref: L::F) -> [
             None => decode_lanes(l, p, at),
         };
     }
-    let words = l.words(p.bytes, at);
+    if const { kind::<K>() == RGBA16F } {
+        let (low, high) = (l.words(p.bytes, at), l.words(p.bytes, at + l.i(4)));
+        return [low.f16_lo(), low.f16_hi(), high.f16_lo(), high.f16_hi()];
+    }
+    word_texel::<L, K>(l, p, l.words(p.bytes, at), dref)
+}
+
+/// Whether texels of kind `K` are one 4-byte word each where a plan says
+/// so (`Plan::pairs`; D16's are two bytes, and its plans never pair).
+#[inline(always)]
+const fn word_kind<const K: u8>() -> bool {
+    matches!(
+        kind::<K>(),
+        RGBA8 | RGBA8_INT | DEPTH32 | DEPTH_UNORM | R32F
+    )
+}
+
+/// The texel of kind `K` whose word (its first, for [`RGBA16F`]'s two)
+/// is `words` on every lane, as [`read_at`] gives it: compared when the
+/// call compares.
+#[inline(always)]
+fn word_texel<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, words: L::I, dref: L::F) -> [L::F; 4] {
     if const { is_depth::<K>() } {
         let d = depth::<L, K>(l, p, words);
         let r = match p.compare {
@@ -1610,11 +1644,61 @@ fn read_at<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, at: L::I, dref: L::F) -> [
     if const { kind::<K>() == R32F } {
         return [words.as_f32_bits(), l.f(0.0), l.f(0.0), l.f(1.0)];
     }
-    if const { kind::<K>() == RGBA16F } {
-        let high = l.words(p.bytes, at + l.i(4));
-        return [words.f16_lo(), words.f16_hi(), high.f16_lo(), high.f16_hi()];
-    }
     decode(l, p, words)
+}
+
+/// The words of a footprint's two columns (block shares `xs`) in each of
+/// its two rows (`ys`), `[row][column]`, each row read as one 8-byte
+/// load a lane (`Lanes::words2`): where the plan's texels are words in a
+/// linear layout (`Plan::pairs`, so a column's share is its index) and
+/// every lane's second column is its first one's neighbour or the first
+/// itself (a nearest lane, a level one texel wide). `None` otherwise (a
+/// column wrapped or clamped across the row's end, say), and the caller
+/// reads texel by texel. The words are those of the texel-by-texel
+/// reads.
+#[inline(always)]
+fn pair_rows<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    lv: &LevelLanes<L>,
+    xs: &[L::I; 2],
+    ys: &[L::I; 2],
+) -> Option<[[L::I; 2]; 2]> {
+    if !word_kind::<K>() {
+        return None;
+    }
+    pairs_of(l, p, lv, xs, ys)
+}
+
+/// [`pair_rows`] for any kernel (`Plan::pairs` is false but for the word
+/// kinds).
+#[inline(always)]
+fn pairs_of<L: Lanes>(
+    l: L,
+    p: &Plan<'_>,
+    lv: &LevelLanes<L>,
+    xs: &[L::I; 2],
+    ys: &[L::I; 2],
+) -> Option<[[L::I; 2]; 2]> {
+    if !p.pairs {
+        return None;
+    }
+    let d = xs[1] - xs[0];
+    // `d` is 0 or 1 on every lane.
+    if !(d & l.i(!1)).nonzero().not().all() {
+        return None;
+    }
+    // `-d`: every bit where the second column is the next one; `d - 1`
+    // where it is the first.
+    let (next, same) = (l.i(0) - d, d - l.i(1));
+    // (No closures: one would be compiled apart, without the level's
+    // target features.)
+    let (a0, a1) = l.words2(p.bytes, lv.offset + (xs[0] + ys[0]).shl(2));
+    let (b0, b1) = l.words2(p.bytes, lv.offset + (xs[0] + ys[1]).shl(2));
+    Some([
+        [a0, (a1 & next) | (a0 & same)],
+        [b0, (b1 & next) | (b0 & same)],
+    ])
 }
 
 /// The depth of texel words of a depth kind `K` on every lane: D32F's
@@ -2031,6 +2115,17 @@ fn tap_texels<L: Lanes, const K: u8>(
         xs, ys, raw, off, ..
     } = taps;
     let mut texels = [[l.f(0.0); 4]; 4];
+    if !taps.seam && !p.nearest {
+        if let Some(rows) = pair_rows::<L, K>(l, p, lv, xs, ys) {
+            // (Indexed: array iterators kept the words in memory.)
+            for ky in 0..2 {
+                for kx in 0..2 {
+                    texels[2 * ky + kx] = word_texel::<L, K>(l, p, rows[ky][kx], dref);
+                }
+            }
+            return texels;
+        }
+    }
     for ky in 0..2 {
         for kx in 0..2 {
             if p.nearest && (kx, ky) != (0, 0) {
@@ -2181,18 +2276,21 @@ fn filter_level_int<L: Lanes, const K: u8>(
     // Both rows' reads first, then their sums; the first row's products
     // start the sums (no `0 + x`, which the compiler must keep: it turns
     // -0 into +0).
-    let rows = [
-        (
-            l.words(p.bytes, lv.offset + (xs[0] + ys[0]).shl(2)),
-            l.words(p.bytes, lv.offset + (xs[1] + ys[0]).shl(2)),
-        ),
-        (
-            l.words(p.bytes, lv.offset + (xs[0] + ys[1]).shl(2)),
-            l.words(p.bytes, lv.offset + (xs[1] + ys[1]).shl(2)),
-        ),
-    ];
+    let rows = match pair_rows::<L, K>(l, p, lv, &xs, &ys) {
+        Some(rows) => rows,
+        None => [
+            [
+                l.words(p.bytes, lv.offset + (xs[0] + ys[0]).shl(2)),
+                l.words(p.bytes, lv.offset + (xs[1] + ys[0]).shl(2)),
+            ],
+            [
+                l.words(p.bytes, lv.offset + (xs[0] + ys[1]).shl(2)),
+                l.words(p.bytes, lv.offset + (xs[1] + ys[1]).shl(2)),
+            ],
+        ],
+    };
     let mut sum = [l.f(0.0); 4];
-    for (ky, (w0, w1)) in rows.into_iter().enumerate() {
+    for (ky, &[w0, w1]) in rows.iter().enumerate() {
         let rb = (w0 & even).mul_lo16(px0) + (w1 & even).mul_lo16(px1);
         let ga = (w0.shr(8) & even).mul_lo16(px0) + (w1.shr(8) & even).mul_lo16(px1);
         let h = [rb & low, ga & low, rb.shr_u(16), ga.shr_u(16)];
@@ -2954,6 +3052,11 @@ enum Simple<L: Lanes> {
 #[inline(always)]
 fn simple_words<L: Lanes>(l: L, p: &Plan<'_>, lv: &LevelLanes<L>, t: &Taps<L>) -> [L::I; 4] {
     let at = |x: L::I, y: L::I| lv.offset + (x + y).shl(p.texel_shift);
+    if !p.nearest {
+        if let Some([[w00, w01], [w10, w11]]) = pairs_of(l, p, lv, &t.xs, &t.ys) {
+            return [w00, w01, w10, w11];
+        }
+    }
     let w00 = l.words(p.bytes, at(t.xs[0], t.ys[0]));
     if p.nearest {
         return [w00, w00, w00, w00];
@@ -3227,22 +3330,12 @@ fn read_one<L: Lanes, const K: u8>(
 ) -> L::F {
     match pick {
         Pick::Const(v) => l.f(v),
-        Pick::Channel(c) if const { K == RGBA8 } => {
-            let words = l.words(p.bytes, lv.offset + blk.shl(p.texel_shift));
-            // Byte `c` of RGBA, R and B swapped for BGRA.
-            let byte = if p.bgra && c != 1 && c != 3 { 2 - c } else { c };
-            let code = match byte {
-                0 => words,
-                1 => words.shr(8),
-                2 => words.shr(16),
-                _ => words.shr(24),
-            };
-            if p.srgb && c != 3 {
-                l.srgb(code)
-            } else {
-                code.unorm8()
-            }
-        }
+        Pick::Channel(c) if const { K == RGBA8 } => rgba8_channel(
+            l,
+            p,
+            l.words(p.bytes, lv.offset + blk.shl(p.texel_shift)),
+            c,
+        ),
         Pick::Channel(c) => {
             let v = read::<L, K>(l, p, lv, blk, dref);
             match c {
@@ -3252,6 +3345,50 @@ fn read_one<L: Lanes, const K: u8>(
                 _ => v[3],
             }
         }
+    }
+}
+
+/// [`read_one`] of the texel whose word is `words` on every lane (the
+/// word kinds, [`word_kind`]).
+#[inline(always)]
+fn word_one<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    words: L::I,
+    dref: L::F,
+    pick: Pick,
+) -> L::F {
+    match pick {
+        Pick::Const(v) => l.f(v),
+        Pick::Channel(c) if const { K == RGBA8 } => rgba8_channel(l, p, words, c),
+        Pick::Channel(c) => {
+            let v = word_texel::<L, K>(l, p, words, dref);
+            match c {
+                0 => v[0],
+                1 => v[1],
+                2 => v[2],
+                _ => v[3],
+            }
+        }
+    }
+}
+
+/// Channel `c` of 8-bit RGBA or BGRA texel words on every lane, decoded
+/// alone.
+#[inline(always)]
+fn rgba8_channel<L: Lanes>(l: L, p: &Plan<'_>, words: L::I, c: usize) -> L::F {
+    // Byte `c` of RGBA, R and B swapped for BGRA.
+    let byte = if p.bgra && c != 1 && c != 3 { 2 - c } else { c };
+    let code = match byte {
+        0 => words,
+        1 => words.shr(8),
+        2 => words.shr(16),
+        _ => words.shr(24),
+    };
+    if p.srgb && c != 3 {
+        l.srgb(code)
+    } else {
+        code.unorm8()
     }
 }
 
@@ -3325,6 +3462,9 @@ fn gather_pixels<L: Lanes, const K: u8>(
     // (PTP, corner (0, 0) each).
     let mut xs = [l.i(0); 2];
     let mut ys = [l.i(0); 2];
+    // One footprint for all four results: its rows' words read in pairs
+    // where the layout allows ([`pair_rows`]).
+    let mut rows = None;
     let mut k = 0;
     while k < 4 {
         if k == 0 || g.ptp {
@@ -3344,10 +3484,15 @@ fn gather_pixels<L: Lanes, const K: u8>(
                 ys[tap] = row_blocks(l, p, &lv, y);
                 tap += 1;
             }
+            if !g.ptp {
+                rows = pair_rows::<L, K>(l, p, &lv, &xs, &ys);
+            }
         }
         let (di, dj) = g.corners[k];
-        let blk = xs[di as usize] + ys[dj as usize];
-        let value = read_one::<L, K>(l, p, &lv, blk, dref, g.pick);
+        let value = match &rows {
+            Some(w) => word_one::<L, K>(l, p, w[dj as usize][di as usize], dref, g.pick),
+            None => read_one::<L, K>(l, p, &lv, xs[di as usize] + ys[dj as usize], dref, g.pick),
+        };
         let plane: &mut [f32] = match k {
             0 => &mut out.r[base..],
             1 => &mut out.g[base..],

@@ -289,6 +289,68 @@ pub(crate) mod x86 {
             self.load_i(&super::load_u32_scalar(bytes, 0, o))
         }
         #[inline(always)]
+        fn words2(self, bytes: &[u8], offs: Iy) -> (Iy, Iy) {
+            let last = bytes
+                .len()
+                .checked_sub(8)
+                .and_then(|l| i32::try_from(l).ok());
+            if let Some(last) = last {
+                let bias = avx!(_mm256_set1_epi32(i32::MIN));
+                let past = avx!(_mm256_cmpgt_epi32(
+                    _mm256_xor_si256(offs.0, bias),
+                    _mm256_xor_si256(_mm256_set1_epi32(last), bias)
+                ));
+                if avx!(_mm256_testz_si256(past, past)) == 1 {
+                    // Lanes 0..4 and 4..8 as 64-bit pairs (the word at
+                    // `offs` low, the next high).
+                    let (a, b) = if self.0 {
+                        let q = pairs_y(offs.0);
+                        let p = bytes.as_ptr();
+                        // SAFETY: every lane's offset `lane(&q, k)` is in
+                        // `0..=last`, `last = bytes.len() - 8` (the
+                        // unsigned compare above found no lane past it), so
+                        // each 8-byte read lies inside `bytes`;
+                        // `read_unaligned` needs no alignment.
+                        let w = |k: usize| unsafe {
+                            p.add(lane(&q, k) as usize).cast::<i64>().read_unaligned()
+                        };
+                        (
+                            avx!(_mm256_setr_epi64x(w(0), w(1), w(2), w(3))),
+                            avx!(_mm256_setr_epi64x(w(4), w(5), w(6), w(7))),
+                        )
+                    } else {
+                        let p = bytes.as_ptr().cast::<i64>();
+                        // SAFETY: as for the scalar reads: every lane's
+                        // 8 bytes lie inside `bytes`; gathers need no
+                        // alignment; AVX2 as in the module's rule.
+                        unsafe {
+                            (
+                                _mm256_i32gather_epi64::<1>(p, _mm256_castsi256_si128(offs.0)),
+                                _mm256_i32gather_epi64::<1>(
+                                    p,
+                                    _mm256_extracti128_si256::<1>(offs.0),
+                                ),
+                            )
+                        }
+                    };
+                    // Even words of (a, b) per 128-bit half, then the
+                    // halves' middle quarters swapped into lane order.
+                    let (fa, fb) = avx!((_mm256_castsi256_ps(a), _mm256_castsi256_ps(b)));
+                    let lo = avx!(_mm256_castps_si256(_mm256_shuffle_ps::<0b10_00_10_00>(
+                        fa, fb
+                    )));
+                    let hi = avx!(_mm256_castps_si256(_mm256_shuffle_ps::<0b11_01_11_01>(
+                        fa, fb
+                    )));
+                    return (
+                        Iy(avx!(_mm256_permute4x64_epi64::<0b11_01_10_00>(lo))),
+                        Iy(avx!(_mm256_permute4x64_epi64::<0b11_01_10_00>(hi))),
+                    );
+                }
+            }
+            (self.words(bytes, offs), self.words(bytes, offs + self.i(4)))
+        }
+        #[inline(always)]
         fn srgb(self, codes: Iy) -> Fy {
             let table = quadtex_format::texel::srgb8_table();
             if self.0 {
@@ -734,6 +796,78 @@ pub(crate) mod x86 {
             self.load_i(&super::load_u32_scalar(bytes, 0, o))
         }
         #[inline(always)]
+        fn words2(self, bytes: &[u8], offs: Iz) -> (Iz, Iz) {
+            let last = bytes
+                .len()
+                .checked_sub(8)
+                .and_then(|l| i32::try_from(l).ok());
+            if let Some(last) = last {
+                // Unsigned: a negative offset is a huge one.
+                let past = avx!(_mm512_cmpgt_epu32_mask(offs.0, _mm512_set1_epi32(last)));
+                if past == 0 {
+                    // Lanes 0..8 and 8..16 as 64-bit pairs (the word at
+                    // `offs` low, the next high).
+                    let (a, b) = if self.0 {
+                        let q = pairs_z(offs.0);
+                        let p = bytes.as_ptr();
+                        // SAFETY: every lane's offset `lane(&q, k)` is in
+                        // `0..=last`, `last = bytes.len() - 8` (the
+                        // unsigned compare above found no lane past it), so
+                        // each 8-byte read lies inside `bytes`;
+                        // `read_unaligned` needs no alignment.
+                        let w = |k: usize| unsafe {
+                            p.add(lane(&q, k) as usize).cast::<i64>().read_unaligned()
+                        };
+                        let x0 = avx!(_mm_set_epi64x(w(1), w(0)));
+                        let x1 = avx!(_mm_set_epi64x(w(3), w(2)));
+                        let x2 = avx!(_mm_set_epi64x(w(5), w(4)));
+                        let x3 = avx!(_mm_set_epi64x(w(7), w(6)));
+                        let x4 = avx!(_mm_set_epi64x(w(9), w(8)));
+                        let x5 = avx!(_mm_set_epi64x(w(11), w(10)));
+                        let x6 = avx!(_mm_set_epi64x(w(13), w(12)));
+                        let x7 = avx!(_mm_set_epi64x(w(15), w(14)));
+                        // (Written out: a closure would be compiled
+                        // apart.)
+                        let (y0, y1) = avx!((_mm256_set_m128i(x1, x0), _mm256_set_m128i(x3, x2)));
+                        let (y2, y3) = avx!((_mm256_set_m128i(x5, x4), _mm256_set_m128i(x7, x6)));
+                        avx!((
+                            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(y0), y1),
+                            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(y2), y3),
+                        ))
+                    } else {
+                        let p = bytes.as_ptr();
+                        // SAFETY: as for the scalar reads: every lane's
+                        // 8 bytes lie inside `bytes`; gathers need no
+                        // alignment; AVX-512 as in the module's rule.
+                        unsafe {
+                            (
+                                _mm512_i32gather_epi64::<1>(
+                                    _mm512_castsi512_si256(offs.0),
+                                    p.cast(),
+                                ),
+                                _mm512_i32gather_epi64::<1>(
+                                    _mm512_extracti64x4_epi64::<1>(offs.0),
+                                    p.cast(),
+                                ),
+                            )
+                        }
+                    };
+                    // The even words of (a, b), then the odd ones.
+                    let even = avx!(_mm512_setr_epi32(
+                        0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
+                    ));
+                    let odd = avx!(_mm512_setr_epi32(
+                        1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
+                    ));
+                    return (
+                        Iz(avx!(_mm512_permutex2var_epi32(a, even, b))),
+                        Iz(avx!(_mm512_permutex2var_epi32(a, odd, b))),
+                    );
+                }
+            }
+            (self.words(bytes, offs), self.words(bytes, offs + self.i(4)))
+        }
+        #[inline(always)]
         fn srgb(self, codes: Iz) -> Fz {
             let table = quadtex_format::texel::srgb8_table();
             if self.0 {
@@ -1142,6 +1276,71 @@ mod tests {
                 crate::lanes::Iv::write(w, &mut out[k..]);
             }
             out
+        }
+    }
+
+    /// `Lanes::words2` of every level on `offs`: both words of each lane.
+    struct Words2<'a> {
+        bytes: &'a [u8],
+        offs: [i32; 16],
+    }
+
+    impl LaneKernel for Words2<'_> {
+        type Out = ([i32; 16], [i32; 16]);
+        fn run<L: Lanes>(self, l: L) -> ([i32; 16], [i32; 16]) {
+            let mut out = ([0i32; 16], [0i32; 16]);
+            for k in (0..16).step_by(L::N) {
+                let (a, b) = l.words2(self.bytes, l.load_i(&self.offs[k..]));
+                crate::lanes::Iv::write(a, &mut out.0[k..]);
+                crate::lanes::Iv::write(b, &mut out.1[k..]);
+            }
+            out
+        }
+    }
+
+    /// The paired word loads are the scalar twin's words at `offs` and
+    /// `offs + 4` at every level and load method: offsets anywhere in the
+    /// buffer, at its last eight, seven and four bytes (the pair runs past
+    /// the end: the twin's zeros), past it and negative.
+    #[test]
+    fn every_level_reads_word_pairs_as_the_scalar_twin() {
+        let bytes: Vec<u8> = (0..517u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761) >> 9) as u8)
+            .collect();
+        let n = bytes.len() as i32;
+        let mut s = 17u32;
+        for round in 0..5_000 {
+            let mut offs = [0i32; 16];
+            for o in &mut offs {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                *o = match s % 17 {
+                    0 => n - 8,
+                    1 if round % 2 == 0 => n - 7,
+                    2 if round % 5 == 0 => n - 4,
+                    3 if round % 7 == 0 => -4,
+                    4 if round % 11 == 0 => n,
+                    _ => (s >> 8) as i32 % (n - 7),
+                };
+            }
+            let want = (
+                load_u32_scalar(&bytes, 0, offs),
+                load_u32_scalar(&bytes, 0, offs.map(|o| o.wrapping_add(4))),
+            );
+            for level in crate::cpu::SimdLevel::ALL {
+                for scalar in [false, true] {
+                    let got = run_loads(
+                        level,
+                        scalar,
+                        Words2 {
+                            bytes: &bytes,
+                            offs,
+                        },
+                    );
+                    assert_eq!(got, want, "{level:?} scalar {scalar} {offs:?}");
+                }
+            }
         }
     }
 
