@@ -64,7 +64,7 @@ fn texture() -> Arc<Texture> {
             s as u8
         })
         .collect();
-    Arc::new(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes).expect("texture"))
+    Arc::new(Texture::from_linear_bytes(desc, Layout::Linear, &bytes).expect("texture"))
 }
 
 fn fullscreen_trilinear(c: &mut Criterion) {

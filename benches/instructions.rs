@@ -36,7 +36,7 @@ fn texture(desc: TextureDesc) -> Arc<Texture> {
             s as u8
         })
         .collect();
-    Arc::new(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes).expect("texture"))
+    Arc::new(Texture::from_linear_bytes(desc, Layout::Linear, &bytes).expect("texture"))
 }
 
 /// The tile's quads at texture size `size`.

@@ -50,7 +50,7 @@ fn texture(kind: TextureKind, format: TextureFormat) -> Arc<Texture> {
             s as u8
         })
         .collect();
-    Arc::new(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes).unwrap())
+    Arc::new(Texture::from_linear_bytes(desc, Layout::Linear, &bytes).unwrap())
 }
 
 /// The tile's quads: coordinates for `kind`, footprint per `aniso`.
@@ -178,7 +178,7 @@ fn bench_fetch(c: &mut Criterion) {
                 s as u8
             })
             .collect();
-        let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes).unwrap());
+        let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Linear, &bytes).unwrap());
         let view = TextureHeader::new(tex);
         let mut all = Vec::new();
         for qy in 0..TILE as i32 / 2 {

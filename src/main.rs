@@ -92,6 +92,9 @@ enum Command {
         /// this CPU has, or QUADTEX_SIMD).
         #[arg(long)]
         simd: Option<String>,
+        /// The texture's layout: linear (rows of texels) or tiled.
+        #[arg(long, default_value = "linear")]
+        layout: String,
     },
 }
 
@@ -137,11 +140,10 @@ fn main() -> ExitCode {
             seconds,
             profile: name,
             simd,
+            layout,
         } => profile(
             &op,
-            &filter,
-            &format,
-            &kind,
+            [&filter, &format, &kind, &layout],
             seconds,
             &name,
             simd.as_deref(),
@@ -302,9 +304,7 @@ fn print_info(file: &std::path::Path, tex: &Texture) {
 /// `quadtex profile`: one line of figures, or a one-line error (exit 2).
 fn profile(
     op: &str,
-    filter: &str,
-    format: &str,
-    kind: &str,
+    [filter, format, kind, layout]: [&str; 4],
     seconds: f64,
     profile_name: &str,
     simd: Option<&str>,
@@ -341,7 +341,15 @@ fn profile(
         eprintln!("quadtex: --seconds must be in (0, 3600]");
         return ExitCode::from(2);
     }
-    let w = match quadtex::profile::Workload::new(filter, format, kind) {
+    let layout = match layout {
+        "linear" => quadtex_format::Layout::Linear,
+        "tiled" => quadtex_format::Layout::Tiled,
+        other => {
+            eprintln!("quadtex: unknown layout `{other}` (linear, tiled)");
+            return ExitCode::from(2);
+        }
+    };
+    let w = match quadtex::profile::Workload::with_layout(filter, format, kind, layout) {
         Ok(w) => w,
         Err(e) => {
             eprintln!("quadtex: {e}");
@@ -355,11 +363,12 @@ fn profile(
         std::time::Duration::from_secs_f64(seconds),
     );
     println!(
-        "{op} {filter}/{format}/{kind}: {:.2} Mquads/s = {:.1} Mpixels/s (1 thread; isa {}; texel loads {}; profile {profile_name}; build target features: {}; checksum {sum:.1})",
+        "{op} {filter}/{format}/{kind}: {:.2} Mquads/s = {:.1} Mpixels/s (1 thread; isa {}; texel loads {}; profile {profile_name}; layout {}; build target features: {}; checksum {sum:.1})",
         qps / 1e6,
         qps * 4.0 / 1e6,
         level.name(),
         quadtex_sampler::cpu::texel_loads().name(),
+        layout.name(),
         quadtex::profile::target_features()
     );
     ExitCode::SUCCESS

@@ -108,6 +108,19 @@ impl Workload {
     /// `kind`
     /// (2d, cube, 2d_array).
     pub fn new(filter: &str, format: &str, kind: &str) -> Result<Workload, ProfileError> {
+        Workload::with_layout(filter, format, kind, Layout::Linear)
+    }
+
+    /// [`Workload::new`] with the texture stored in `layout` (`new`:
+    /// [`Layout::Linear`], rows of texels, where the kernels read a
+    /// footprint row's two 4-byte texels as one load; [`Layout::Tiled`]
+    /// keeps 2D neighbourhoods in cache lines).
+    pub fn with_layout(
+        filter: &str,
+        format: &str,
+        kind: &str,
+        layout: Layout,
+    ) -> Result<Workload, ProfileError> {
         let fmt = match format {
             "rgba8" => TextureFormat::Rgba8Unorm,
             "rgba8_srgb" => TextureFormat::Rgba8Srgb,
@@ -145,7 +158,7 @@ impl Workload {
         let bytes: Vec<u8> = (0..n)
             .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
             .collect();
-        let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Tiled, &bytes)?);
+        let tex = Arc::new(Texture::from_linear_bytes(desc, layout, &bytes)?);
         let view = TextureHeader::new(tex);
         let smp = SamplerHeader {
             mag_filter: f,

@@ -379,12 +379,19 @@ fn profile_prints_throughput_and_rejects_unknown_names() {
         assert!(out.status.success(), "{op}: {out:?}");
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(
-            text.starts_with(op) && text.contains("Mquads/s") && text.contains("target features"),
+            text.starts_with(op)
+                && text.contains("Mquads/s")
+                && text.contains("layout linear")
+                && text.contains("target features"),
             "{text}"
         );
     }
+    let out = quadtex(&["profile", "--layout", "tiled", "--seconds", "0.02"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("layout tiled"));
     for args in [
         vec!["profile", "--op", "texture"],
+        vec!["profile", "--layout", "morton"],
         vec!["profile", "--filter", "cubic"],
         vec!["profile", "--format", "rgb565"],
         vec!["profile", "--kind", "3d"],
