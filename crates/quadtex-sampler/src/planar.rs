@@ -1612,7 +1612,8 @@ fn read_at<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, at: L::I, dref: L::F) -> [
         };
     }
     if const { kind::<K>() == RGBA16F } {
-        let (low, high) = (l.words(p.bytes, at), l.words(p.bytes, at + l.i(4)));
+        // The texel's two words as one 8-byte load a lane.
+        let (low, high) = l.words2(p.bytes, at);
         return [low.f16_lo(), low.f16_hi(), high.f16_lo(), high.f16_hi()];
     }
     word_texel::<L, K>(l, p, l.words(p.bytes, at), dref)
