@@ -1721,8 +1721,15 @@ fn depth<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, words: L::I) -> L::F {
 fn decode_chans<L: Lanes>(l: L, p: &Plan<'_>, ch: &[Chan; 4], at: L::I) -> [L::F; 4] {
     let mut w = [l.i(0); 4];
     let n = (1usize << p.texel_shift).div_ceil(4);
-    for (k, w) in w.iter_mut().enumerate().take(n) {
-        *w = l.words(p.bytes, at + l.i(4 * k as i32));
+    if n >= 2 {
+        // 8- and 16-byte texels: their words two at a time, one 8-byte
+        // load a lane each (`Lanes::words2`).
+        (w[0], w[1]) = l.words2(p.bytes, at);
+        if n == 4 {
+            (w[2], w[3]) = l.words2(p.bytes, at + l.i(8));
+        }
+    } else {
+        w[0] = l.words(p.bytes, at);
     }
     // (No `map` closure: it was not inlined into the level's function,
     // which left each intrinsic an out-of-line call.)
