@@ -3344,15 +3344,19 @@ fn read_one<L: Lanes, const K: u8>(
             l.words(p.bytes, lv.offset + blk.shl(p.texel_shift)),
             c,
         ),
-        Pick::Channel(c) => {
-            let v = read::<L, K>(l, p, lv, blk, dref);
-            match c {
-                0 => v[0],
-                1 => v[1],
-                2 => v[2],
-                _ => v[3],
-            }
-        }
+        Pick::Channel(c) => nth(read::<L, K>(l, p, lv, blk, dref), c),
+    }
+}
+
+/// Channel `c` (0 to 3) of `v`, by a match rather than an index (the
+/// channels stay in registers).
+#[inline(always)]
+fn nth<F: Copy>(v: [F; 4], c: usize) -> F {
+    match c {
+        0 => v[0],
+        1 => v[1],
+        2 => v[2],
+        _ => v[3],
     }
 }
 
@@ -3369,15 +3373,7 @@ fn word_one<L: Lanes, const K: u8>(
     match pick {
         Pick::Const(v) => l.f(v),
         Pick::Channel(c) if const { K == RGBA8 } => rgba8_channel(l, p, words, c),
-        Pick::Channel(c) => {
-            let v = word_texel::<L, K>(l, p, words, dref);
-            match c {
-                0 => v[0],
-                1 => v[1],
-                2 => v[2],
-                _ => v[3],
-            }
-        }
+        Pick::Channel(c) => nth(word_texel::<L, K>(l, p, words, dref), c),
     }
 }
 

@@ -1298,6 +1298,25 @@ mod tests {
         }
     }
 
+    /// Sixteen offsets drawn with the xorshift state `s`: each draw's
+    /// case (`draw % cases`) gives an edge offset where `edge` has one,
+    /// else an offset in `0..below`.
+    fn offsets(
+        s: &mut u32,
+        cases: u32,
+        below: i32,
+        edge: impl Fn(u32) -> Option<i32>,
+    ) -> [i32; 16] {
+        let mut offs = [0i32; 16];
+        for o in &mut offs {
+            *s ^= *s << 13;
+            *s ^= *s >> 17;
+            *s ^= *s << 5;
+            *o = edge(*s % cases).unwrap_or((*s >> 8) as i32 % below);
+        }
+        offs
+    }
+
     /// The paired word loads are the scalar twin's words at `offs` and
     /// `offs + 4` at every level and load method: offsets anywhere in the
     /// buffer, at its last eight, seven and four bytes (the pair runs past
@@ -1310,20 +1329,14 @@ mod tests {
         let n = bytes.len() as i32;
         let mut s = 17u32;
         for round in 0..5_000 {
-            let mut offs = [0i32; 16];
-            for o in &mut offs {
-                s ^= s << 13;
-                s ^= s >> 17;
-                s ^= s << 5;
-                *o = match s % 17 {
-                    0 => n - 8,
-                    1 if round % 2 == 0 => n - 7,
-                    2 if round % 5 == 0 => n - 4,
-                    3 if round % 7 == 0 => -4,
-                    4 if round % 11 == 0 => n,
-                    _ => (s >> 8) as i32 % (n - 7),
-                };
-            }
+            let offs = offsets(&mut s, 17, n - 7, |case| match case {
+                0 => Some(n - 8),
+                1 if round % 2 == 0 => Some(n - 7),
+                2 if round % 5 == 0 => Some(n - 4),
+                3 if round % 7 == 0 => Some(-4),
+                4 if round % 11 == 0 => Some(n),
+                _ => None,
+            });
             let want = (
                 load_u32_scalar(&bytes, 0, offs),
                 load_u32_scalar(&bytes, 0, offs.map(|o| o.wrapping_add(4))),
@@ -1352,20 +1365,14 @@ mod tests {
         let n = bytes.len() as i32;
         let mut s = 11u32;
         for round in 0..5_000 {
-            let mut offs = [0i32; 16];
-            for o in &mut offs {
-                s ^= s << 13;
-                s ^= s >> 17;
-                s ^= s << 5;
-                *o = match s % 13 {
-                    0 => n - 4,
-                    1 => n - 3,
-                    2 => -1,
-                    3 => i32::MIN,
-                    4 if round % 3 == 0 => n,
-                    _ => (s >> 8) as i32 % (n - 3),
-                };
-            }
+            let offs = offsets(&mut s, 13, n - 3, |case| match case {
+                0 => Some(n - 4),
+                1 => Some(n - 3),
+                2 => Some(-1),
+                3 => Some(i32::MIN),
+                4 if round % 3 == 0 => Some(n),
+                _ => None,
+            });
             let want = load_u32_scalar(&bytes, 0, offs);
             for level in crate::cpu::SimdLevel::ALL {
                 for scalar in [false, true] {
