@@ -50,9 +50,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             ]);
         }
     }
+    // Linear: rows of texels, where the kernels read a footprint row's
+    // two 4-byte texels as one load (`Layout::Tiled` reads them one by
+    // one).
     let mut full = Texture::new(
         TextureDesc::d2(TextureFormat::Rgba8Unorm, w, h),
-        Layout::Tiled,
+        Layout::Linear,
     )?;
     full.write_subresource_bytes(0, 0, 0, &texels)?;
     generate_mips(&mut full)?;
