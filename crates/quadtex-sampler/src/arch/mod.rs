@@ -239,19 +239,8 @@ pub(crate) mod x86 {
         }
         #[inline(always)]
         fn words(self, bytes: &[u8], offs: Iy) -> Iy {
-            // Every lane in `0..=bytes.len() - 4`: one unsigned compare
-            // (a negative offset is a huge unsigned one).
-            let last = bytes
-                .len()
-                .checked_sub(4)
-                .and_then(|l| i32::try_from(l).ok());
-            if let Some(last) = last {
-                let bias = avx!(_mm256_set1_epi32(i32::MIN));
-                let past = avx!(_mm256_cmpgt_epi32(
-                    _mm256_xor_si256(offs.0, bias),
-                    _mm256_xor_si256(_mm256_set1_epi32(last), bias)
-                ));
-                if avx!(_mm256_testz_si256(past, past)) == 1 {
+            {
+                if inside_y(bytes, 4, offs.0) {
                     if self.0 {
                         let q = pairs_y(offs.0);
                         let p = bytes.as_ptr();
@@ -290,17 +279,8 @@ pub(crate) mod x86 {
         }
         #[inline(always)]
         fn words2(self, bytes: &[u8], offs: Iy) -> (Iy, Iy) {
-            let last = bytes
-                .len()
-                .checked_sub(8)
-                .and_then(|l| i32::try_from(l).ok());
-            if let Some(last) = last {
-                let bias = avx!(_mm256_set1_epi32(i32::MIN));
-                let past = avx!(_mm256_cmpgt_epi32(
-                    _mm256_xor_si256(offs.0, bias),
-                    _mm256_xor_si256(_mm256_set1_epi32(last), bias)
-                ));
-                if avx!(_mm256_testz_si256(past, past)) == 1 {
+            {
+                if inside_y(bytes, 8, offs.0) {
                     // Lanes 0..4 and 4..8 as 64-bit pairs (the word at
                     // `offs` low, the next high).
                     let (a, b) = if self.0 {
@@ -673,6 +653,26 @@ pub(crate) mod x86 {
         // store writes; AVX2 as in the module's rule.
         unsafe { _mm256_storeu_si256(q.as_mut_ptr().cast(), v) };
         q
+    }
+
+    /// Whether every lane's `width` bytes at its offset lie inside
+    /// `bytes`: each offset in `0..=bytes.len() - width`, one unsigned
+    /// compare (a negative offset is a huge unsigned one).
+    #[inline(always)]
+    fn inside_y(bytes: &[u8], width: usize, offs: __m256i) -> bool {
+        let Some(last) = bytes
+            .len()
+            .checked_sub(width)
+            .and_then(|l| i32::try_from(l).ok())
+        else {
+            return false;
+        };
+        let bias = avx!(_mm256_set1_epi32(i32::MIN));
+        let past = avx!(_mm256_cmpgt_epi32(
+            _mm256_xor_si256(offs, bias),
+            _mm256_xor_si256(_mm256_set1_epi32(last), bias)
+        ));
+        avx!(_mm256_testz_si256(past, past)) == 1
     }
 
     /// [`pairs_y`] of sixteen lanes.
