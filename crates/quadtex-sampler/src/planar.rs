@@ -30,7 +30,7 @@
 //! on all lanes as the format crate decodes them, the shared-exponent and
 //! small-float packings lane by lane by its decoder); normalized coordinates, nearest or linear
 //! filters with any mipmap mode, `repeat` and `mirrored_repeat`
-//! (power-of-two levels), `clamp_to_edge`, `mirror_clamp_to_edge` and
+//! (any level size), `clamp_to_edge`, `mirror_clamp_to_edge` and
 //! `clamp_to_border` (samples; gathers take the others), anisotropic footprints (up to 16 taps per level, lanes
 //! with fewer taps masked), weighted-average reduction; every LOD form:
 //! implicit with coarse or fine derivatives, with a per-lane shader bias,
@@ -123,8 +123,7 @@ pub enum Fallback {
     /// Unnormalized coordinates, a min/max reduction, or a profile with
     /// more than 23 fraction bits (`Profile::validate` refuses those).
     Sampler,
-    /// `clamp_ogl`, `repeat` or `mirrored_repeat` on a level that is not a
-    /// power of two, or (gathers) `clamp_to_border`.
+    /// `clamp_ogl`, or (gathers) `clamp_to_border`.
     Address,
     /// More than 16 levels, tiles wider than 16 texels, layers that are
     /// not evenly spaced, or a texture past 2 GiB.
@@ -140,6 +139,12 @@ enum Wrap {
     Clamp,
     /// `mirrored_repeat` on power-of-two levels.
     Mirror,
+    /// `repeat` where some level's extent on the axis is not a power of
+    /// two: a remainder ([`rem_lanes`]).
+    RepeatAny,
+    /// `mirrored_repeat` where some level's extent on the axis is not a
+    /// power of two.
+    MirrorAny,
     /// `mirror_clamp_to_edge`.
     MirrorClamp,
     /// `clamp_to_border`: indices outside the level read the border.
@@ -638,7 +643,9 @@ impl<'a> Plan<'a> {
             view.swizzle
         };
         let border_raw = border.map(|b| if bgra { [b[2], b[1], b[0], b[3]] } else { b });
-        let pow2 = |w: Wrap| matches!(w, Wrap::Repeat | Wrap::Mirror);
+        // Axes on which some level's extent is not a power of two: their
+        // `repeat` and `mirrored_repeat` take a remainder, not a mask.
+        let mut npot = [false; 2];
         let mut tiles = Tiles::default();
         for (l, info) in levels.iter_mut().enumerate().take(level_count as usize) {
             let level = view.base_level + l as u32;
@@ -646,9 +653,8 @@ impl<'a> Plan<'a> {
                 .subresource(level, view.base_layer, 0)
                 .ok_or(Fallback::Layout)?;
             let (w, h) = (sub0.extent.width, sub0.extent.height);
-            if (pow2(wrap[0]) && !w.is_power_of_two()) || (pow2(wrap[1]) && !h.is_power_of_two()) {
-                return Err(Fallback::Address);
-            }
+            npot[0] |= !w.is_power_of_two();
+            npot[1] |= !h.is_power_of_two();
             if sub0.tile_w_log2 > 4 || sub0.tile_h_log2 > 4 || sub0.block_bytes != 1 << texel_shift
             {
                 return Err(Fallback::Layout);
@@ -689,6 +695,13 @@ impl<'a> Plan<'a> {
                 wf: w as f32,
                 hf: h as f32,
                 tiles_x: i32::try_from(sub0.tiles_x).map_err(|_| Fallback::Layout)?,
+            };
+        }
+        for (w, npot) in wrap.iter_mut().zip(npot) {
+            *w = match *w {
+                Wrap::Repeat if npot => Wrap::RepeatAny,
+                Wrap::Mirror if npot => Wrap::MirrorAny,
+                w => w,
             };
         }
         let q = view.level_count.saturating_sub(1);
@@ -1941,14 +1954,11 @@ fn axis_taps<L: Lanes, const K: u8>(
     // `linear` is -1 on linear lanes: their second index is one on.
     let i1 = i0 - linear.to_i32();
     // (Both filters nearest: the second tap is not read.)
-    let idx = [
-        wrap_index::<L, K>(l, p, k, i0, size),
-        if p.nearest {
-            i0
-        } else {
-            wrap_index::<L, K>(l, p, k, i1, size)
-        },
-    ];
+    let idx = if p.nearest {
+        [wrap_index::<L, K>(l, p, k, i0, (size, size_f)), i0]
+    } else {
+        wrap_pair::<L, K>(l, p, k, (i0, i1), (size, size_f))
+    };
     let inside = if const { !simple::<K>() } && p.wrap[k] == Wrap::Border {
         // `wrap_index` clamps: an index it moved was outside.
         [(idx[0] - i0).nonzero().not(), (idx[1] - i1).nonzero().not()]
@@ -2355,10 +2365,7 @@ fn int_taps<L: Lanes, const K: u8>(
         // `lin` is -1 on linear lanes: their second index is one on, and
         // only they weigh a fraction.
         frac[k] = fixed & l.i(255) & lin;
-        idx[k] = [
-            wrap_index::<L, K>(l, p, k, i0, size),
-            wrap_index::<L, K>(l, p, k, i0 - lin, size),
-        ];
+        idx[k] = wrap_pair::<L, K>(l, p, k, (i0, i0 - lin), (size, size_f));
     }
     let xs = [
         column_blocks(l, p, idx[0][0]),
@@ -3409,10 +3416,18 @@ fn footprint_i0<L: Lanes>(l: L, st: L::F, size_f: L::F, off: f32) -> Option<L::I
 }
 
 /// `i` wrapped on axis `k` (`reference::wrap`; `repeat` and
-/// `mirrored_repeat` on power-of-two sizes; `clamp_to_border` clamps, and
-/// the caller reads the border where that moved the index).
+/// `mirrored_repeat` by a mask on power-of-two sizes, by a remainder on
+/// others; `clamp_to_border` clamps, and the caller reads the border
+/// where that moved the index). `size` is the level's extent on the axis,
+/// as i32 and f32.
 #[inline(always)]
-fn wrap_index<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, k: usize, i: L::I, size: L::I) -> L::I {
+fn wrap_index<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    k: usize,
+    i: L::I,
+    (size, size_f): (L::I, L::F),
+) -> L::I {
     let top = size - l.i(1);
     if const { simple::<K>() } {
         // `repeat` or `clamp_to_edge` ([`Shape`]): a test, not a
@@ -3429,7 +3444,48 @@ fn wrap_index<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, k: usize, i: L::I, size
         // `(size - 1) - mirror(i mod 2 size - size)`.
         Wrap::Mirror => top - mirror((i & (size + top)) - size),
         Wrap::MirrorClamp => mirror(i).max(l.i(0)).min(top),
+        Wrap::RepeatAny => rem_lanes::<L>(i, size, size_f),
+        Wrap::MirrorAny => {
+            let period = rem_lanes::<L>(i, size + size, size_f + size_f);
+            top - mirror(period - size)
+        }
     }
+}
+
+/// [`wrap_index`] of a footprint's two taps on axis `k`, `i1` being `i0`
+/// or `i0 + 1`. Under [`Wrap::RepeatAny`] the second is the first's
+/// remainder plus `i1 - i0`, back to 0 at the level's end: one division
+/// rather than two.
+#[inline(always)]
+fn wrap_pair<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    k: usize,
+    (i0, i1): (L::I, L::I),
+    size: (L::I, L::F),
+) -> [L::I; 2] {
+    if p.wrap[k] == Wrap::RepeatAny {
+        let a = rem_lanes::<L>(i0, size.0, size.1);
+        let b = a + (i1 - i0);
+        // `b` is at most `size`, which wraps to 0.
+        return [a, b & (b - size.0).nonzero().to_i32()];
+    }
+    [
+        wrap_index::<L, K>(l, p, k, i0, size),
+        wrap_index::<L, K>(l, p, k, i1, size),
+    ]
+}
+
+/// `i.rem_euclid(n)` on every lane, for `n >= 1` (`nf` its value as f32)
+/// and `|i| <= 2^24` (so `i` is exact as f32): `i - n floor(i / n)`, the
+/// quotient through one correctly rounded f32 division. Its floor is
+/// exact: an integer quotient is exact in f32, and a quotient `r` that is
+/// not one lies at least `1 / n` from the integers while its rounding
+/// moves it by at most `r 2^-24 <= 1 / n`, equal only when `r` is a power
+/// of two (an integer, so not this case).
+#[inline(always)]
+fn rem_lanes<L: Lanes>(i: L::I, n: L::I, nf: L::F) -> L::I {
+    i - i.to_f32().div(nf).floor().to_i32() * n
 }
 
 /// `reference::mirror` on every lane: `n` or `-(1 + n)`, that is `n ^ (n
@@ -3482,8 +3538,8 @@ fn gather_pixels<L: Lanes, const K: u8>(
             let taps = if g.ptp { 1 } else { 2 };
             let mut tap = 0;
             while tap < taps {
-                let x = wrap_index::<L, K>(l, p, 0, i0 + l.i(tap as i32), lv.w);
-                let y = wrap_index::<L, K>(l, p, 1, j0 + l.i(tap as i32), lv.h);
+                let x = wrap_index::<L, K>(l, p, 0, i0 + l.i(tap as i32), (lv.w, lv.wf));
+                let y = wrap_index::<L, K>(l, p, 1, j0 + l.i(tap as i32), (lv.h, lv.hf));
                 xs[tap] = column_blocks(l, p, x);
                 ys[tap] = row_blocks(l, p, &lv, y);
                 tap += 1;
@@ -3526,6 +3582,65 @@ mod tests {
                 l.store(log2(l, l.load(&self.0[base..])), &mut t[base..]);
             }
             t.map(f32::to_bits)
+        }
+    }
+
+    /// [`rem_lanes`] of 16 indices by 16 divisors at a level.
+    struct Rem([i32; 16], [i32; 16]);
+
+    impl LaneKernel for Rem {
+        type Out = [i32; 16];
+        fn run<L: Lanes>(self, l: L) -> [i32; 16] {
+            let mut out = [0i32; 16];
+            for base in (0..16).step_by(L::N) {
+                let n = l.load_i(&self.1[base..]);
+                rem_lanes::<L>(l.load_i(&self.0[base..]), n, n.to_f32()).write(&mut out[base..]);
+            }
+            out
+        }
+    }
+
+    /// The remainder `repeat` and `mirrored_repeat` take on extents that
+    /// are not a power of two equals `i32::rem_euclid` lane by lane at
+    /// every level: indices at +-2^24 (the kernel's limit), around 0 and
+    /// around multiples of the divisor (where a rounded quotient is one
+    /// off), and seeded random ones; divisors from 1 to 2^15, doubled
+    /// (`mirrored_repeat`'s period) among them.
+    #[test]
+    fn remainders_equal_rem_euclid_at_every_level() {
+        let limit = 1i32 << 24;
+        let mut s = 0x9e37_79b9u32;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 17;
+            s ^= s << 5;
+            s
+        };
+        for round in 0..40_000 {
+            let mut i = [0i32; 16];
+            let mut n = [0i32; 16];
+            for k in 0..16 {
+                let d = [
+                    1, 2, 3, 5, 7, 100, 200, 1000, 2000, 4095, 16_383, 32_766, 32_768,
+                ][(next() % 13) as usize];
+                n[k] = if round % 3 == 0 {
+                    d
+                } else {
+                    1 + (next() % 32_768) as i32
+                };
+                let m = (next() % (2 * limit as u32 / n[k] as u32 + 1)) as i32 - limit / n[k];
+                i[k] = match next() % 6 {
+                    0 => [limit, -limit, limit - 1, 1 - limit, 0, -1, 1][(next() % 7) as usize],
+                    1 => (m * n[k]).clamp(-limit, limit),
+                    2 => (m * n[k] - 1).clamp(-limit, limit),
+                    3 => (m * n[k] + 1).clamp(-limit, limit),
+                    _ => (next() % (2 * limit as u32 + 1)) as i32 - limit,
+                };
+            }
+            let want: [i32; 16] = std::array::from_fn(|k| i[k].rem_euclid(n[k]));
+            for level in SimdLevel::ALL {
+                assert_eq!(run_at(level, Rem(i, n)), want, "{level:?} {i:?} mod {n:?}");
+            }
         }
     }
 

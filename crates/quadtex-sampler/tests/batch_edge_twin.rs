@@ -243,11 +243,7 @@ fn batched_gather_on_non_power_of_two_astc_blocks_matches_the_reference() {
                         };
                         let (_, b) = gather_twins(&view, &smp, &Profile::VULKAN, &args, &quads);
                         batched += b;
-                        let pow2 = w.is_power_of_two() && h.is_power_of_two();
-                        if kind != K::Cube
-                            && (address == AddressMode::ClampToEdge
-                                || (address == AddressMode::Repeat && pow2))
-                        {
+                        if kind != K::Cube && address != AddressMode::ClampToBorder {
                             batchable += 3 * quads.len();
                         }
                     }
