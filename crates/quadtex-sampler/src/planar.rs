@@ -710,7 +710,9 @@ impl<'a> Plan<'a> {
             && aniso.is_none()
             && matches!(explicit, Explicit::None)
             && !matches!(args.lod, Lod::Bias(_))
-            && wrap.iter().all(|w| matches!(w, Wrap::Repeat | Wrap::Clamp));
+            && wrap
+                .iter()
+                .all(|w| matches!(w, Wrap::Repeat | Wrap::RepeatAny | Wrap::Clamp));
         let nearest = smp.mag_filter == Filter::Nearest && smp.min_filter == Filter::Nearest;
         Ok(Plan {
             bytes: tex.bytes(),
@@ -3430,10 +3432,12 @@ fn wrap_index<L: Lanes, const K: u8>(
 ) -> L::I {
     let top = size - l.i(1);
     if const { simple::<K>() } {
-        // `repeat` or `clamp_to_edge` ([`Shape`]): a test, not a
-        // jump table.
+        // `repeat` or `clamp_to_edge` ([`Shape`]): tests, not a jump
+        // table.
         return if p.wrap[k] == Wrap::Repeat {
             i & top
+        } else if p.wrap[k] == Wrap::RepeatAny {
+            rem_lanes::<L>(i, size, size_f)
         } else {
             i.max(l.i(0)).min(top)
         };
