@@ -95,6 +95,11 @@ enum Command {
         /// The texture's layout: linear (rows of texels) or tiled.
         #[arg(long, default_value = "linear")]
         layout: String,
+        /// The texture's width and height in texels, 1 to 16384 (default:
+        /// 1024 for 2d, 512 for 2d_array, 256 for cube faces); a size that
+        /// is not a power of two makes `repeat` wrap by a remainder.
+        #[arg(long)]
+        size: Option<u32>,
     },
 }
 
@@ -141,9 +146,11 @@ fn main() -> ExitCode {
             profile: name,
             simd,
             layout,
+            size,
         } => profile(
             &op,
             [&filter, &format, &kind, &layout],
+            size,
             seconds,
             &name,
             simd.as_deref(),
@@ -305,6 +312,7 @@ fn print_info(file: &std::path::Path, tex: &Texture) {
 fn profile(
     op: &str,
     [filter, format, kind, layout]: [&str; 4],
+    size: Option<u32>,
     seconds: f64,
     profile_name: &str,
     simd: Option<&str>,
@@ -349,7 +357,7 @@ fn profile(
             return ExitCode::from(2);
         }
     };
-    let w = match quadtex::profile::Workload::with_layout(filter, format, kind, layout) {
+    let w = match quadtex::profile::Workload::sized(filter, format, kind, layout, size) {
         Ok(w) => w,
         Err(e) => {
             eprintln!("quadtex: {e}");
@@ -363,12 +371,13 @@ fn profile(
         std::time::Duration::from_secs_f64(seconds),
     );
     println!(
-        "{op} {filter}/{format}/{kind}: {:.2} Mquads/s = {:.1} Mpixels/s (1 thread; isa {}; texel loads {}; profile {profile_name}; layout {}; build target features: {}; checksum {sum:.1})",
+        "{op} {filter}/{format}/{kind}: {:.2} Mquads/s = {:.1} Mpixels/s (1 thread; isa {}; texel loads {}; profile {profile_name}; layout {}; size {}; build target features: {}; checksum {sum:.1})",
         qps / 1e6,
         qps * 4.0 / 1e6,
         level.name(),
         quadtex_sampler::cpu::texel_loads().name(),
         layout.name(),
+        w.view.texture.desc().width,
         quadtex::profile::target_features()
     );
     ExitCode::SUCCESS

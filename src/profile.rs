@@ -96,6 +96,9 @@ pub enum ProfileError {
     /// The texture's size overflows.
     #[error("texture too large")]
     TooLarge,
+    /// A texture size outside `1..=16384`.
+    #[error("texture size {0} is not in 1..=16384")]
+    Size(u32),
     /// The texture could not be built.
     #[error("texture: {0}")]
     Texture(#[from] quadtex_format::Error),
@@ -121,6 +124,24 @@ impl Workload {
         kind: &str,
         layout: Layout,
     ) -> Result<Workload, ProfileError> {
+        Workload::sized(filter, format, kind, layout, None)
+    }
+
+    /// [`Workload::with_layout`] with the texture `size` texels wide and
+    /// high (cube faces `size` square; `None`: 1024 for 2D, 512 for the
+    /// 2D array's layers, 256 for cube faces). The quads' derivatives
+    /// scale with it, so the footprints stay the same in texels; a size
+    /// that is not a power of two makes `repeat` take its remainder.
+    pub fn sized(
+        filter: &str,
+        format: &str,
+        kind: &str,
+        layout: Layout,
+        size: Option<u32>,
+    ) -> Result<Workload, ProfileError> {
+        if let Some(n) = size.filter(|n| !(1..=16_384).contains(n)) {
+            return Err(ProfileError::Size(n));
+        }
         let fmt = match format {
             "rgba8" => TextureFormat::Rgba8Unorm,
             "rgba8_srgb" => TextureFormat::Rgba8Srgb,
@@ -148,11 +169,15 @@ impl Workload {
             other => return Err(ProfileError::Filter(other.into())),
         };
         let desc = match k {
-            TextureKind::Cube => TextureDesc::cube(fmt, 256),
+            TextureKind::Cube => TextureDesc::cube(fmt, size.unwrap_or(256)),
             TextureKind::D2Array => {
-                TextureDesc::d2(fmt, 512, 512).with_layers(TextureKind::D2Array, 4)
+                let n = size.unwrap_or(512);
+                TextureDesc::d2(fmt, n, n).with_layers(TextureKind::D2Array, 4)
             }
-            _ => TextureDesc::d2(fmt, 1024, 1024),
+            _ => {
+                let n = size.unwrap_or(1024);
+                TextureDesc::d2(fmt, n, n)
+            }
         };
         let n = desc.total_bytes().ok_or(ProfileError::TooLarge)? as usize;
         let bytes: Vec<u8> = (0..n)

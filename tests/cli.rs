@@ -389,9 +389,18 @@ fn profile_prints_throughput_and_rejects_unknown_names() {
     let out = quadtex(&["profile", "--layout", "tiled", "--seconds", "0.02"]);
     assert!(out.status.success(), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).contains("layout tiled"));
+    // A texture that is not a power of two (repeat by a remainder); the
+    // default size is printed too.
+    let out = quadtex(&["profile", "--size", "1000", "--seconds", "0.02"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("size 1000;"));
+    let out = quadtex(&["profile", "--kind", "cube", "--seconds", "0.02"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("size 256;"));
     for args in [
         vec!["profile", "--op", "texture"],
         vec!["profile", "--layout", "morton"],
+        vec!["profile", "--size", "0"],
+        vec!["profile", "--size", "16385"],
         vec!["profile", "--filter", "cubic"],
         vec!["profile", "--format", "rgb565"],
         vec!["profile", "--kind", "3d"],
