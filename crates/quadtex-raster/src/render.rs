@@ -354,6 +354,10 @@ impl Renderer {
                     let ty = ty as u32;
                     let mut stats = Stats::default();
                     let mut scratch = TileScratch::new(format);
+                    // The shading context of the band's last draw, kept
+                    // from tile to tile: its samplers' plans and fetchers
+                    // are made once a band, not once a tile.
+                    let mut ctx = None;
                     for tx in 0..tiles_x {
                         let (x0, y0) = (tx * TILE, ty * TILE);
                         let mut tile = TileBuf {
@@ -386,6 +390,7 @@ impl Renderer {
                             &offsets,
                             profile,
                             &mut scratch,
+                            &mut ctx,
                         );
                         stats += tile.stats;
                     }
@@ -568,18 +573,21 @@ impl TileScratch {
 }
 
 /// Rasterizes and shades the triangles of `bin` (in order) into `tile`,
-/// in `scratch`'s buffers.
-fn render_tile(
-    frame: &Frame,
+/// in `scratch`'s buffers, with `cur`'s shading context where it was made
+/// for the same draw (a tile before), else a new one left there for the
+/// next tile. The tile's texture statistics are those of its own quads.
+#[allow(clippy::too_many_arguments)]
+fn render_tile<'f>(
+    frame: &'f Frame,
     tris: &[Tri],
     bin: &[u32],
     tile: &mut TileBuf<'_>,
     offsets: &[(i64, i64)],
-    profile: &Profile,
+    profile: &'f Profile,
     scratch: &mut TileScratch,
+    cur: &mut Option<(usize, QuadCtx<'f>)>,
 ) {
     let ns = offsets.len();
-    let mut cur: Option<(usize, QuadCtx<'_>)> = None;
     let TileScratch {
         batch,
         pending,
@@ -597,7 +605,7 @@ fn render_tile(
             if let Some((_, old)) = cur.take() {
                 tile.stats.tex += old.tex;
             }
-            cur = Some((
+            *cur = Some((
                 tri.draw,
                 QuadCtx::new(draw.shader.bindings(), profile, tri.attrs.len()),
             ));
@@ -799,8 +807,8 @@ fn render_tile(
         tile.stats.active_lanes += active_lanes;
         tile.stats.helper_lanes += 4 * quads - active_lanes;
     }
-    if let Some((_, old)) = cur.take() {
-        tile.stats.tex += old.tex;
+    if let Some((_, q)) = cur.as_mut() {
+        tile.stats.tex += std::mem::take(&mut q.tex);
     }
 }
 
