@@ -354,10 +354,6 @@ impl Renderer {
                     let ty = ty as u32;
                     let mut stats = Stats::default();
                     let mut scratch = TileScratch::new(format);
-                    // The shading context of the band's last draw, kept
-                    // from tile to tile: its samplers' plans and fetchers
-                    // are made once a band, not once a tile.
-                    let mut ctx = None;
                     for tx in 0..tiles_x {
                         let (x0, y0) = (tx * TILE, ty * TILE);
                         let mut tile = TileBuf {
@@ -390,7 +386,6 @@ impl Renderer {
                             &offsets,
                             profile,
                             &mut scratch,
-                            &mut ctx,
                         );
                         stats += tile.stats;
                     }
@@ -543,7 +538,7 @@ pub fn fullscreen_triangle() -> Mesh {
 
 /// The buffers [`render_tile`] works in, made once per band of tiles
 /// (not once per tile: a 1080p frame has about 500 tiles).
-struct TileScratch {
+struct TileScratch<'f> {
     /// Quads of the current triangle waiting to be shaded together (one
     /// triangle's quads never overlap, so deferring their depth and
     /// colour writes to the flush changes nothing).
@@ -557,26 +552,30 @@ struct TileScratch {
     outs: [Vec<f32>; 4],
     /// The batch's colours encoded in the target's format.
     enc: Vec<u8>,
+    /// The shading context of the band's last draw (with its index), kept
+    /// from tile to tile: its samplers' plans and fetchers are made once
+    /// a band, not once a tile.
+    ctx: Option<(usize, QuadCtx<'f>)>,
 }
 
-impl TileScratch {
+impl<'f> TileScratch<'f> {
     /// Buffers for tiles of a target of `format`.
-    fn new(format: ColorFormat) -> TileScratch {
+    fn new(format: ColorFormat) -> TileScratch<'f> {
         TileScratch {
             batch: QuadBatch::default(),
             pending: Vec::with_capacity(BATCH),
             depths: Vec::with_capacity(BATCH),
             outs: std::array::from_fn(|_| vec![0.0f32; 4 * BATCH]),
             enc: vec![0u8; 4 * BATCH * format.bytes()],
+            ctx: None,
         }
     }
 }
 
 /// Rasterizes and shades the triangles of `bin` (in order) into `tile`,
-/// in `scratch`'s buffers, with `cur`'s shading context where it was made
+/// in `scratch`'s buffers, with its shading context where that was made
 /// for the same draw (a tile before), else a new one left there for the
 /// next tile. The tile's texture statistics are those of its own quads.
-#[allow(clippy::too_many_arguments)]
 fn render_tile<'f>(
     frame: &'f Frame,
     tris: &[Tri],
@@ -584,8 +583,7 @@ fn render_tile<'f>(
     tile: &mut TileBuf<'_>,
     offsets: &[(i64, i64)],
     profile: &'f Profile,
-    scratch: &mut TileScratch,
-    cur: &mut Option<(usize, QuadCtx<'f>)>,
+    scratch: &mut TileScratch<'f>,
 ) {
     let ns = offsets.len();
     let TileScratch {
@@ -594,6 +592,7 @@ fn render_tile<'f>(
         depths,
         outs,
         enc,
+        ctx: cur,
     } = scratch;
     let (tx1, ty1) = (tile.x0 + tile.w, tile.y0 + tile.h);
     for &ti in bin {
