@@ -99,10 +99,21 @@ pub enum ProfileError {
     /// A texture size outside `1..=16384`.
     #[error("texture size {0} is not in 1..=16384")]
     Size(u32),
+    /// A texture of more bytes than [`MAX_WORKLOAD_BYTES`] (the workload
+    /// holds them twice while it builds the texture).
+    #[error(
+        "a texture of {0} bytes is over the profile workload's limit of {MAX_WORKLOAD_BYTES} bytes"
+    )]
+    Bytes(u64),
     /// The texture could not be built.
     #[error("texture: {0}")]
     Texture(#[from] quadtex_format::Error),
 }
+
+/// The most texture bytes a profile workload makes (4 GiB, held twice
+/// while the texture is built: RGBA8 and RGBA16F up to 16384^2 in 2D,
+/// RGBA8 cubes up to 8192^2).
+pub const MAX_WORKLOAD_BYTES: u64 = 4 << 30;
 
 impl Workload {
     /// The workload for `filter` (nearest, bilinear, trilinear, aniso16),
@@ -179,7 +190,13 @@ impl Workload {
                 TextureDesc::d2(fmt, n, n)
             }
         };
-        let n = desc.total_bytes().ok_or(ProfileError::TooLarge)? as usize;
+        let n = desc.total_bytes().ok_or(ProfileError::TooLarge)?;
+        if n > MAX_WORKLOAD_BYTES {
+            // (A 16384^2 RGBA32F cube is 34 GB: refused with a message,
+            // not an allocation failure.)
+            return Err(ProfileError::Bytes(n));
+        }
+        let n = usize::try_from(n).map_err(|_| ProfileError::TooLarge)?;
         let bytes: Vec<u8> = (0..n)
             .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
             .collect();

@@ -401,6 +401,10 @@ fn profile_prints_throughput_and_rejects_unknown_names() {
         vec!["profile", "--layout", "morton"],
         vec!["profile", "--size", "0"],
         vec!["profile", "--size", "16385"],
+        // 34 GB of texels: refused before any is allocated.
+        vec![
+            "profile", "--size", "16384", "--kind", "cube", "--format", "rgba32f",
+        ],
         vec!["profile", "--filter", "cubic"],
         vec!["profile", "--format", "rgb565"],
         vec!["profile", "--kind", "3d"],
