@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """gl_workloads.py -- quadtex against Mesa llvmpipe on the OpenGL throughput workloads, in one run.
 
-    python3 benches/gl_workloads.py [--quadtex PATH] [--variants a,b] [--frames 11] [--warmup 3]
+    python3 benches/gl_workloads.py [--quadtex PATH] [--variants a,b] [--frames 11] [--warmup 3] [--rounds 1]
                                     [--profile vulkan|nv_sass|ptx|d3d11] [--accurate-profile vulkan]
                                     [--skip-llvmpipe-timing]
                                     [--out-dir out/gl_workloads]
@@ -24,6 +24,10 @@ Steps:
      tdefault (all cores), quadtex --threads 0 (one per core), perf_gl.py
      tdefault_oracle (all cores, GALLIVM_PERF=no_quad_lod,no_aos_sampling:
      llvmpipe's accurate mode).  Same --frames / --warmup / --variants for all.
+     With --rounds R the whole sequence runs R times and each side keeps, per
+     variant and configuration, its best round (the lowest median): on a
+     shared machine whose speed changes for seconds at a time, one round can
+     land one side in a slow spell that the other missed.
      quadtex runs with --profile against llvmpipe's defaults and with
      --accurate-profile (default `vulkan`, exact f32 weights and per-pixel
      LOD) against its accurate mode: when the two differ, a second all-cores
@@ -224,11 +228,11 @@ def note(msg):
     print(msg, file=sys.stderr, flush=True)
 
 
-def llvmpipe_timing(cfg, a, out_dir, logs):
-    out = os.path.join(out_dir, f'perf_gl_{cfg}.json')
+def llvmpipe_timing(cfg, a, out_dir, logs, tag=''):
+    out = os.path.join(out_dir, f'perf_gl_{cfg}{tag}.json')
     cmd = [sys.executable, os.path.join(oracle_dir(), 'perf_gl.py'), '--configs', cfg, '--out', out,
            '--frames', str(a.frames), '--warmup', str(a.warmup), '--variants', ','.join(a.variant_list)]
-    run_logged(cmd, os.path.join(logs, f'llvmpipe_{cfg}.log'))
+    run_logged(cmd, os.path.join(logs, f'llvmpipe_{cfg}{tag}.log'))
     with open(out) as f:
         j = json.load(f)
     return j['renderer'], j['results'][cfg]
@@ -293,6 +297,8 @@ def main():
     ap.add_argument('--variants', help='comma-separated subset of the variants (default: all eleven)')
     ap.add_argument('--frames', type=int, default=11, help='timed frames per variant (median reported)')
     ap.add_argument('--warmup', type=int, default=3, help='frames before timing')
+    ap.add_argument('--rounds', type=int, default=1,
+                    help='time the whole interleaved sequence this many times; each side\'s best round per variant')
     ap.add_argument('--profile', default='vulkan', help='quadtex sampler profile (against llvmpipe\'s defaults)')
     ap.add_argument('--accurate-profile', default='vulkan',
                     help='quadtex sampler profile against llvmpipe\'s accurate mode')
@@ -300,6 +306,8 @@ def main():
     ap.add_argument('--out-dir', default=os.path.join(REPO, 'out', 'gl_workloads'))
     ap.add_argument('--gl-worker', metavar='FRAME_DIR', help=argparse.SUPPRESS)
     a = ap.parse_args()
+    if a.rounds < 1:
+        raise SystemExit('--rounds must be at least 1')
 
     if a.gl_worker:
         gl_worker(a.variants.split(',') if a.variants else None, a.gl_worker)
@@ -324,25 +332,37 @@ def main():
     inputs = write_inputs(a.out_dir)
     note(f'wrote {inputs[0]} and {inputs[1]}')
 
-    # 2. timing, interleaved
+    # 2. timing, interleaved; with --rounds R the whole sequence R times,
+    # each side's best round (lowest median) per variant and configuration
     timing = {}
+    rounds = []
     renderer = None
+    head = head_all = ''
     nthreads = os.cpu_count()
-    note(f'timing ({a.frames} frames after {a.warmup} warm-up per variant)')
-    if not a.skip_llvmpipe_timing:
-        renderer, timing['llvmpipe_t1'] = llvmpipe_timing('t1', a, a.out_dir, logs)
-    head, timing['quadtex_t1'] = quadtex(a, inputs, logs, 't1', 1, a.frames, a.warmup)
-    if not a.skip_llvmpipe_timing:
-        _, timing['llvmpipe_tdefault'] = llvmpipe_timing('tdefault', a, a.out_dir, logs)
-    head_all, timing['quadtex_tall'] = quadtex(a, inputs, logs, 'tall', 0, a.frames, a.warmup)
-    if not a.skip_llvmpipe_timing:
-        _, timing['llvmpipe_tdefault_oracle'] = llvmpipe_timing('tdefault_oracle', a, a.out_dir, logs)
     paired = a.accurate_profile != a.profile
-    if paired:
-        _, timing['quadtex_tall_accurate'] = quadtex(a, inputs, logs, 'tall_accurate', 0, a.frames, a.warmup,
-                                                     profile=a.accurate_profile)
-    else:
-        timing['quadtex_tall_accurate'] = timing['quadtex_tall']
+    note(f'timing ({a.frames} frames after {a.warmup} warm-up per variant, {a.rounds} round(s))')
+    for k in range(a.rounds):
+        got = {}
+        tag = '' if a.rounds == 1 else f'_r{k + 1}'
+        if not a.skip_llvmpipe_timing:
+            renderer, got['llvmpipe_t1'] = llvmpipe_timing('t1', a, a.out_dir, logs, tag)
+        head, got['quadtex_t1'] = quadtex(a, inputs, logs, 't1' + tag, 1, a.frames, a.warmup)
+        if not a.skip_llvmpipe_timing:
+            _, got['llvmpipe_tdefault'] = llvmpipe_timing('tdefault', a, a.out_dir, logs, tag)
+        head_all, got['quadtex_tall'] = quadtex(a, inputs, logs, 'tall' + tag, 0, a.frames, a.warmup)
+        if not a.skip_llvmpipe_timing:
+            _, got['llvmpipe_tdefault_oracle'] = llvmpipe_timing('tdefault_oracle', a, a.out_dir, logs, tag)
+        if paired:
+            _, got['quadtex_tall_accurate'] = quadtex(a, inputs, logs, 'tall_accurate' + tag, 0, a.frames,
+                                                      a.warmup, profile=a.accurate_profile)
+        else:
+            got['quadtex_tall_accurate'] = got['quadtex_tall']
+        rounds.append({key: {name: r['median_ms'] for name, r in v.items()} for key, v in got.items()})
+        for key, v in got.items():
+            best = timing.setdefault(key, {})
+            for name, r in v.items():
+                if name not in best or r['median_ms'] < best[name]['median_ms']:
+                    best[name] = r
     qt_threads_all = next(iter(timing['quadtex_tall'].values()))['threads']
 
     # 3. frames
@@ -415,7 +435,8 @@ def main():
     print(head)
     if head_all and head_all != head:
         print(head_all)
-    print(f'llvmpipe: {renderer}; 1920x1080 RGBA8, median of {a.frames} frames after {a.warmup} warm-up; '
+    best = '' if a.rounds == 1 else f', the best of {a.rounds} interleaved rounds for each side'
+    print(f'llvmpipe: {renderer}; 1920x1080 RGBA8, median of {a.frames} frames after {a.warmup} warm-up{best}; '
           f'ratio = quadtex / llvmpipe Mpix/s (> 1: quadtex faster); accurate = GALLIVM_PERF={ACCURATE_PERF}; '
           f'frame figures compare quadtex ({a.profile}) with llvmpipe default / quadtex ({a.accurate_profile}) '
           f'with llvmpipe accurate')
@@ -432,6 +453,7 @@ def main():
         'quadtex_accurate_profile': a.accurate_profile,
         'quadtex_header': head, 'quadtex_header_all_cores': head_all, 'quadtex_threads_all_cores': qt_threads_all,
         'llvmpipe_renderer': renderer, 'oracle_dir': oracle_dir(), 'frames': a.frames, 'warmup': a.warmup,
+        'rounds': a.rounds, 'round_median_ms': rounds,
         'llvmpipe_timing_skipped': a.skip_llvmpipe_timing, 'accurate_gallivm_perf': ACCURATE_PERF,
         'ratio_definition': 'quadtex Mpix/s / llvmpipe Mpix/s',
         'frame_figures': 'mean_abs_diff_255: mean |quadtex - llvmpipe| over all channels in 1/255 units; '
