@@ -107,7 +107,9 @@ pub use quadtex_sampler::{PlanarOut, QuadCoords};
 /// The thread-pool crate of [`Renderer::with_pool`] and
 /// [`Renderer::pool`], at the version the renderer was built with.
 pub use rayon;
-pub use render::{fullscreen_triangle, Rendered, Renderer, MAX_ATTRIBUTES, MAX_THREADS, TILE};
+pub use render::{
+    fullscreen_triangle, Rendered, Renderer, MAX_ATTRIBUTES, MAX_THREADS, TILE, WORKER_STACK_BYTES,
+};
 pub use shader::{
     shader_fn, store_quad, texels_f32, FnShader, FragmentShader, QuadBatch, QuadCtx,
     TextureBinding, MAX_BATCH_QUADS,

@@ -35,6 +35,15 @@ const MAX_SAMPLES: usize = 8;
 /// its own stack), and at 100,000 never finishes starting them.
 pub const MAX_THREADS: usize = 256;
 
+/// The stack of each worker thread a renderer makes ([`Renderer::new`]):
+/// 8 MiB (address space; only the pages a thread touches are used). An
+/// optimized build needs far less, but an unoptimized one (a debug build
+/// of an application) gives every local of every kernel inlined into a
+/// tile's loop a stack slot of its own: rendering
+/// `scenes/showcase.toml` there took between 2 and 3 MiB, and overflowed
+/// the 2 MiB a thread gets by default.
+pub const WORKER_STACK_BYTES: usize = 8 << 20;
+
 /// The most floats per vertex ([`Mesh::attribute_count`]) a draw may
 /// interpolate: 64. Every attribute is a plane per triangle and four lanes
 /// per quad, so an unbounded count is unbounded memory and time per
@@ -159,6 +168,7 @@ impl Renderer {
         }
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
+            .stack_size(WORKER_STACK_BYTES)
             .build()
             .map_err(Error::thread_pool)?;
         Renderer::with_pool(Arc::new(pool))
@@ -166,7 +176,10 @@ impl Renderer {
 
     /// A renderer on the application's own `pool` (one set of worker
     /// threads for its frames and for what the application does around
-    /// them), sampling with the Vulkan profile. A pool of more than
+    /// them), sampling with the Vulkan profile. Give its threads the
+    /// stack of [`WORKER_STACK_BYTES`] where the renderer may run
+    /// unoptimized (`ThreadPoolBuilder::stack_size`): a debug build
+    /// needs more than rayon's default 2 MiB. A pool of more than
     /// [`MAX_THREADS`] threads is an [`ErrorKind::InvalidOption`](crate::ErrorKind::InvalidOption) for
     /// `threads`.
     pub fn with_pool(pool: Arc<rayon::ThreadPool>) -> Result<Renderer> {
