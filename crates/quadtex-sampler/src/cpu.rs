@@ -17,7 +17,9 @@ use std::sync::OnceLock;
 /// aarch64).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum SimdLevel {
-    /// The build's own target features, four lanes per register.
+    /// The build's own target features, four lanes per register (on
+    /// x86-64 the SSE2 vectors of [`SimdLevel::Sse2`]: they are the
+    /// baseline).
     Portable,
     /// x86-64 baseline (SSE2), four lanes.
     Sse2,

@@ -6,24 +6,16 @@
 //! lane, so a kernel written with them keeps [`crate::reference`]'s bits at
 //! every level. Two kinds implement it: [`Portable`], `N` lanes as plain
 //! arrays with one branch-free loop per operation (which LLVM vectorises
-//! as well as it can for the build's features), and the x86 AVX2 vectors
-//! in [`crate::arch`], one instruction per operation, whose token exists
-//! only where the CPU has AVX2. Every operation is `#[inline(always)]`:
+//! as well as it can for the build's features: the level of architectures
+//! other than x86-64, and on x86-64 the reference the tests hold the
+//! others to, compiled for tests only), and the x86 vectors in
+//! [`crate::arch`] (SSE2 for the baseline levels, AVX2 and AVX-512 whose
+//! tokens exist only where the CPU has them), one instruction or a short
+//! fixed sequence per operation. Every operation is `#[inline(always)]`:
 //! inside a function compiled for a level ([`crate::arch::run_at`]) it
 //! becomes that level's instructions.
 
 use std::ops::{Add, BitAnd, BitOr, Mul, Sub};
-
-/// `out[i] = e` for every lane `i` of an `N`-lane array.
-macro_rules! lanewise {
-    ($n:ident, $a:expr, |$i:ident| $e:expr) => {{
-        let mut out = $a;
-        for $i in 0..$n {
-            out[$i] = $e;
-        }
-        out
-    }};
-}
 
 /// A SIMD level's token: makes its vectors. Holding one proves the CPU
 /// runs the level's instructions.
@@ -199,378 +191,405 @@ pub(crate) trait Mv: Copy + BitAnd<Output = Self> + BitOr<Output = Self> {
     fn to_i32(self) -> Self::I;
 }
 
-/// `N` plain lanes: the portable level's token.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Portable<const N: usize>;
-
-impl<const N: usize> Lanes for Portable<N> {
-    const N: usize = N;
-    type F = F<N>;
-    type I = I<N>;
-    type M = M<N>;
-    #[inline(always)]
-    fn f(self, v: f32) -> F<N> {
-        F::splat(v)
-    }
-    #[inline(always)]
-    fn i(self, v: i32) -> I<N> {
-        I::splat(v)
-    }
-    #[inline(always)]
-    fn m(self, v: bool) -> M<N> {
-        M::splat(v)
-    }
-    #[inline(always)]
-    fn load(self, s: &[f32]) -> F<N> {
-        let mut v = [0.0; N];
-        v.copy_from_slice(&s[..N]);
-        F(v)
-    }
-    #[inline(always)]
-    fn store(self, v: F<N>, s: &mut [f32]) {
-        s[..N].copy_from_slice(&v.0);
-    }
-    #[inline(always)]
-    fn load_i(self, s: &[i32]) -> I<N> {
-        let mut v = [0; N];
-        v.copy_from_slice(&s[..N]);
-        I(v)
-    }
-    #[inline(always)]
-    fn words(self, bytes: &[u8], offs: I<N>) -> I<N> {
-        I(crate::arch::words::load_words(bytes, 0, &offs.0).map(|w| w as i32))
-    }
-    #[inline(always)]
-    fn srgb(self, codes: I<N>) -> F<N> {
-        let table = quadtex_format::texel::srgb8_table();
-        F(codes.0.map(|c| table[(c & 0xff) as usize]))
-    }
-    #[inline(always)]
-    fn lookup16(self, table: [u8; 16], idx: I<N>) -> I<N> {
-        I(idx.0.map(|i| i32::from(table[(i & 15) as usize])))
-    }
-    #[inline(always)]
-    fn table16(self, table: &[f32; 16], idx: I<N>) -> F<N> {
-        F(idx.0.map(|i| table[(i & 15) as usize]))
-    }
-    #[inline(always)]
-    fn quads_lane(self, v: &[F<N>; 4], l: usize) -> F<N> {
-        let per = N / 4;
-        F(std::array::from_fn(|q| v[q / per].0[4 * (q % per) + l]))
-    }
-    #[inline(always)]
-    fn spread(self, x: F<N>, k: usize) -> F<N> {
-        F(std::array::from_fn(|i| x.0[k * (N / 4) + i / 4]))
-    }
-    #[inline(always)]
-    fn spread_i(self, x: I<N>, k: usize) -> I<N> {
-        I(std::array::from_fn(|i| x.0[k * (N / 4) + i / 4]))
-    }
-    #[inline(always)]
-    fn quad_perm(self, x: F<N>, p: [u8; 4]) -> F<N> {
-        F(std::array::from_fn(|i| {
-            x.0[(i & !3) + usize::from(p[i & 3] & 3)]
-        }))
-    }
-}
-
-impl<const N: usize> Fv for F<N> {
-    type I = I<N>;
-    type M = M<N>;
-    #[inline(always)]
-    fn floor(self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].floor()))
-    }
-    #[inline(always)]
-    fn ceil(self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].ceil()))
-    }
-    #[inline(always)]
-    fn round_ties_even(self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].round_ties_even()))
-    }
-    #[inline(always)]
-    fn sqrt(self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].sqrt()))
-    }
-    #[inline(always)]
-    fn abs(self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].abs()))
-    }
-    #[inline(always)]
-    fn max(self, o: Self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].max(o.0[i])))
-    }
-    #[inline(always)]
-    fn min(self, o: Self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i].min(o.0[i])))
-    }
-    #[inline(always)]
-    fn max_num(self, o: Self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| if o.0[i] > self.0[i] {
-            o.0[i]
-        } else {
-            self.0[i]
-        }))
-    }
-    #[inline(always)]
-    fn min_num(self, o: Self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| if o.0[i] < self.0[i] {
-            o.0[i]
-        } else {
-            self.0[i]
-        }))
-    }
-    #[inline(always)]
-    fn div(self, o: Self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i] / o.0[i]))
-    }
-    #[inline(always)]
-    fn div255(self, shift: i32) -> Self {
-        let d = 255.0 * pow2(shift);
-        F(lanewise!(N, [0.0; N], |i| self.0[i] / d))
-    }
-    #[inline(always)]
-    fn mul_add_exact(self, b: Self, c: Self) -> Self {
-        F(lanewise!(N, [0.0; N], |i| self.0[i] * b.0[i] + c.0[i]))
-    }
-    #[inline(always)]
-    fn lt(self, o: Self) -> M<N> {
-        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i] < o.0[i])))
-    }
-    #[inline(always)]
-    fn le(self, o: Self) -> M<N> {
-        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i] <= o.0[i])))
-    }
-    #[inline(always)]
-    fn gt(self, o: Self) -> M<N> {
-        o.lt(self)
-    }
-    #[inline(always)]
-    fn eq(self, o: Self) -> M<N> {
-        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i] == o.0[i])))
-    }
-    #[inline(always)]
-    fn is_nan(self) -> M<N> {
-        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i].is_nan())))
-    }
-    #[inline(always)]
-    fn is_finite(self) -> M<N> {
-        M(lanewise!(N, [0; N], |i| -i32::from(self.0[i].is_finite())))
-    }
-    #[inline(always)]
-    fn to_i32(self) -> I<N> {
-        I(lanewise!(N, [0; N], |i| self.0[i] as i32))
-    }
-    #[inline(always)]
-    fn to_bits(self) -> I<N> {
-        I(lanewise!(N, [0; N], |i| self.0[i].to_bits() as i32))
-    }
-}
-
-impl<const N: usize> Iv for I<N> {
-    type F = F<N>;
-    type M = M<N>;
-    #[inline(always)]
-    fn to_f32(self) -> F<N> {
-        F(lanewise!(N, [0.0; N], |i| self.0[i] as f32))
-    }
-    #[inline(always)]
-    fn as_f32_bits(self) -> F<N> {
-        F(lanewise!(N, [0.0; N], |i| f32::from_bits(self.0[i] as u32)))
-    }
-    #[inline(always)]
-    fn shr(self, k: i32) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i] >> k))
-    }
-    #[inline(always)]
-    fn shl(self, k: i32) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i] << k))
-    }
-    #[inline(always)]
-    fn shr_u(self, k: i32) -> Self {
-        I(lanewise!(N, [0; N], |i| ((self.0[i] as u32) >> k) as i32))
-    }
-    #[inline(always)]
-    fn mul_lo16(self, o: Self) -> Self {
-        I(std::array::from_fn(|i| {
-            let (a, b) = (self.0[i] as u32, o.0[i] as u32);
-            let lo = ((a & 0xffff) * (b & 0xffff)) & 0xffff;
-            let hi = ((a >> 16) * (b >> 16)) & 0xffff;
-            (lo | (hi << 16)) as i32
-        }))
-    }
-    #[inline(always)]
-    fn max(self, o: Self) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i].max(o.0[i])))
-    }
-    #[inline(always)]
-    fn min(self, o: Self) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i].min(o.0[i])))
-    }
-    #[inline(always)]
-    fn uniform(self) -> Option<i32> {
-        I::uniform(self).then_some(self.0[0])
-    }
-    #[inline(always)]
-    fn unorm8(self) -> F<N> {
-        F(self.0.map(|c| (c & 0xff) as f32 / 255.0))
-    }
-    #[inline(always)]
-    fn write(self, out: &mut [i32]) {
-        out[..N].copy_from_slice(&self.0);
-    }
-    #[inline(always)]
-    fn nonzero(self) -> M<N> {
-        M(self.0.map(|x| -i32::from(x != 0)))
-    }
-    #[inline(always)]
-    fn f16_lo(self) -> F<N> {
-        F(self.0.map(|x| half::f16::from_bits(x as u16).to_f32()))
-    }
-    #[inline(always)]
-    fn f16_hi(self) -> F<N> {
-        F(self
-            .0
-            .map(|x| half::f16::from_bits((x as u32 >> 16) as u16).to_f32()))
-    }
-}
-
-impl<const N: usize> Mv for M<N> {
-    type F = F<N>;
-    type I = I<N>;
-    #[inline(always)]
-    fn select(self, a: F<N>, b: F<N>) -> F<N> {
-        F(lanewise!(N, [0.0; N], |i| f32::from_bits(
-            ((a.0[i].to_bits() as i32 & self.0[i]) | (b.0[i].to_bits() as i32 & !self.0[i])) as u32
-        )))
-    }
-    #[inline(always)]
-    fn not(self) -> Self {
-        M(lanewise!(N, [0; N], |i| !self.0[i]))
-    }
-    #[inline(always)]
-    fn all(self) -> bool {
-        let mut a = -1;
-        for i in 0..N {
-            a &= self.0[i];
-        }
-        a == -1
-    }
-    #[inline(always)]
-    fn to_i32(self) -> I<N> {
-        I(self.0)
-    }
-}
-
-/// `N` f32 lanes.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct F<const N: usize>(pub(crate) [f32; N]);
-
 /// `2^k` for `k` in `-126..=127`, exactly.
 #[inline(always)]
 pub(crate) const fn pow2(k: i32) -> f32 {
     f32::from_bits(((127 + k) as u32) << 23)
 }
 
-/// `N` i32 lanes.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct I<const N: usize>(pub(crate) [i32; N]);
+/// [`Portable`] and its vectors: the level of architectures other than
+/// x86-64; on x86-64 (whose levels all have vectors of their own in
+/// [`crate::arch`]) compiled for the tests only, as the reference the
+/// levels are held to.
+#[cfg(any(test, not(target_arch = "x86_64")))]
+mod portable {
+    use super::{pow2, Fv, Iv, Lanes, Mv};
+    use std::ops::{Add, BitAnd, BitOr, Mul, Sub};
 
-/// `N` lane conditions, each all ones (true) or zero.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct M<const N: usize>(pub(crate) [i32; N]);
-
-impl<const N: usize> F<N> {
-    /// Every lane `v`.
-    #[inline(always)]
-    pub(crate) fn splat(v: f32) -> Self {
-        F([v; N])
-    }
-}
-
-impl<const N: usize> I<N> {
-    /// Every lane `v`.
-    #[inline(always)]
-    pub(crate) fn splat(v: i32) -> Self {
-        I([v; N])
-    }
-    /// Whether every lane equals lane 0.
-    #[inline(always)]
-    pub(crate) fn uniform(self) -> bool {
-        let mut d = 0;
-        for i in 0..N {
-            d |= self.0[i] ^ self.0[0];
-        }
-        d == 0
-    }
-}
-
-impl<const N: usize> M<N> {
-    /// Every lane `v`.
-    #[inline(always)]
-    pub(crate) fn splat(v: bool) -> Self {
-        M([-i32::from(v); N])
-    }
-}
-
-impl<const N: usize> BitAnd for M<N> {
-    type Output = Self;
-    #[inline(always)]
-    fn bitand(self, o: Self) -> Self {
-        M(lanewise!(N, [0; N], |i| self.0[i] & o.0[i]))
-    }
-}
-
-impl<const N: usize> BitOr for M<N> {
-    type Output = Self;
-    #[inline(always)]
-    fn bitor(self, o: Self) -> Self {
-        M(lanewise!(N, [0; N], |i| self.0[i] | o.0[i]))
-    }
-}
-
-macro_rules! binop {
-    ($T:ident, $zero:expr, $Tr:ident, $f:ident, $op:tt) => {
-        impl<const N: usize> $Tr for $T<N> {
-            type Output = Self;
-            #[inline(always)]
-            fn $f(self, o: Self) -> Self {
-                $T(lanewise!(N, [$zero; N], |i| self.0[i] $op o.0[i]))
+    /// `out[i] = e` for every lane `i` of an `N`-lane array.
+    macro_rules! lanewise {
+        ($n:ident, $a:expr, |$i:ident| $e:expr) => {{
+            let mut out = $a;
+            for $i in 0..$n {
+                out[$i] = $e;
             }
+            out
+        }};
+    }
+
+    /// `N` plain lanes: the portable level's token.
+    #[derive(Clone, Copy, Debug, Default)]
+    pub(crate) struct Portable<const N: usize>;
+
+    impl<const N: usize> Lanes for Portable<N> {
+        const N: usize = N;
+        type F = F<N>;
+        type I = I<N>;
+        type M = M<N>;
+        #[inline(always)]
+        fn f(self, v: f32) -> F<N> {
+            F::splat(v)
         }
-    };
-}
+        #[inline(always)]
+        fn i(self, v: i32) -> I<N> {
+            I::splat(v)
+        }
+        #[inline(always)]
+        fn m(self, v: bool) -> M<N> {
+            M::splat(v)
+        }
+        #[inline(always)]
+        fn load(self, s: &[f32]) -> F<N> {
+            let mut v = [0.0; N];
+            v.copy_from_slice(&s[..N]);
+            F(v)
+        }
+        #[inline(always)]
+        fn store(self, v: F<N>, s: &mut [f32]) {
+            s[..N].copy_from_slice(&v.0);
+        }
+        #[inline(always)]
+        fn load_i(self, s: &[i32]) -> I<N> {
+            let mut v = [0; N];
+            v.copy_from_slice(&s[..N]);
+            I(v)
+        }
+        #[inline(always)]
+        fn words(self, bytes: &[u8], offs: I<N>) -> I<N> {
+            I(crate::arch::words::load_words(bytes, 0, &offs.0).map(|w| w as i32))
+        }
+        #[inline(always)]
+        fn srgb(self, codes: I<N>) -> F<N> {
+            let table = quadtex_format::texel::srgb8_table();
+            F(codes.0.map(|c| table[(c & 0xff) as usize]))
+        }
+        #[inline(always)]
+        fn lookup16(self, table: [u8; 16], idx: I<N>) -> I<N> {
+            I(idx.0.map(|i| i32::from(table[(i & 15) as usize])))
+        }
+        #[inline(always)]
+        fn table16(self, table: &[f32; 16], idx: I<N>) -> F<N> {
+            F(idx.0.map(|i| table[(i & 15) as usize]))
+        }
+        #[inline(always)]
+        fn quads_lane(self, v: &[F<N>; 4], l: usize) -> F<N> {
+            let per = N / 4;
+            F(std::array::from_fn(|q| v[q / per].0[4 * (q % per) + l]))
+        }
+        #[inline(always)]
+        fn spread(self, x: F<N>, k: usize) -> F<N> {
+            F(std::array::from_fn(|i| x.0[k * (N / 4) + i / 4]))
+        }
+        #[inline(always)]
+        fn spread_i(self, x: I<N>, k: usize) -> I<N> {
+            I(std::array::from_fn(|i| x.0[k * (N / 4) + i / 4]))
+        }
+        #[inline(always)]
+        fn quad_perm(self, x: F<N>, p: [u8; 4]) -> F<N> {
+            F(std::array::from_fn(|i| {
+                x.0[(i & !3) + usize::from(p[i & 3] & 3)]
+            }))
+        }
+    }
 
-binop!(F, 0.0, Add, add, +);
-binop!(F, 0.0, Sub, sub, -);
-binop!(F, 0.0, Mul, mul, *);
-binop!(I, 0, BitAnd, bitand, &);
-binop!(I, 0, BitOr, bitor, |);
+    impl<const N: usize> Fv for F<N> {
+        type I = I<N>;
+        type M = M<N>;
+        #[inline(always)]
+        fn floor(self) -> Self {
+            F(lanewise!(N, [0.0; N], |i| self.0[i].floor()))
+        }
+        #[inline(always)]
+        fn ceil(self) -> Self {
+            F(lanewise!(N, [0.0; N], |i| self.0[i].ceil()))
+        }
+        #[inline(always)]
+        fn round_ties_even(self) -> Self {
+            F(lanewise!(N, [0.0; N], |i| self.0[i].round_ties_even()))
+        }
+        #[inline(always)]
+        fn sqrt(self) -> Self {
+            F(lanewise!(N, [0.0; N], |i| self.0[i].sqrt()))
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            F(lanewise!(N, [0.0; N], |i| self.0[i].abs()))
+        }
+        #[inline(always)]
+        fn max(self, o: Self) -> Self {
+            F(lanewise!(N, [0.0; N], |i| self.0[i].max(o.0[i])))
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            F(lanewise!(N, [0.0; N], |i| self.0[i].min(o.0[i])))
+        }
+        #[inline(always)]
+        fn max_num(self, o: Self) -> Self {
+            F(lanewise!(N, [0.0; N], |i| if o.0[i] > self.0[i] {
+                o.0[i]
+            } else {
+                self.0[i]
+            }))
+        }
+        #[inline(always)]
+        fn min_num(self, o: Self) -> Self {
+            F(lanewise!(N, [0.0; N], |i| if o.0[i] < self.0[i] {
+                o.0[i]
+            } else {
+                self.0[i]
+            }))
+        }
+        #[inline(always)]
+        fn div(self, o: Self) -> Self {
+            F(lanewise!(N, [0.0; N], |i| self.0[i] / o.0[i]))
+        }
+        #[inline(always)]
+        fn div255(self, shift: i32) -> Self {
+            let d = 255.0 * pow2(shift);
+            F(lanewise!(N, [0.0; N], |i| self.0[i] / d))
+        }
+        #[inline(always)]
+        fn mul_add_exact(self, b: Self, c: Self) -> Self {
+            F(lanewise!(N, [0.0; N], |i| self.0[i] * b.0[i] + c.0[i]))
+        }
+        #[inline(always)]
+        fn lt(self, o: Self) -> M<N> {
+            M(lanewise!(N, [0; N], |i| -i32::from(self.0[i] < o.0[i])))
+        }
+        #[inline(always)]
+        fn le(self, o: Self) -> M<N> {
+            M(lanewise!(N, [0; N], |i| -i32::from(self.0[i] <= o.0[i])))
+        }
+        #[inline(always)]
+        fn gt(self, o: Self) -> M<N> {
+            o.lt(self)
+        }
+        #[inline(always)]
+        fn eq(self, o: Self) -> M<N> {
+            M(lanewise!(N, [0; N], |i| -i32::from(self.0[i] == o.0[i])))
+        }
+        #[inline(always)]
+        fn is_nan(self) -> M<N> {
+            M(lanewise!(N, [0; N], |i| -i32::from(self.0[i].is_nan())))
+        }
+        #[inline(always)]
+        fn is_finite(self) -> M<N> {
+            M(lanewise!(N, [0; N], |i| -i32::from(self.0[i].is_finite())))
+        }
+        #[inline(always)]
+        fn to_i32(self) -> I<N> {
+            I(lanewise!(N, [0; N], |i| self.0[i] as i32))
+        }
+        #[inline(always)]
+        fn to_bits(self) -> I<N> {
+            I(lanewise!(N, [0; N], |i| self.0[i].to_bits() as i32))
+        }
+    }
 
-impl<const N: usize> Add for I<N> {
-    type Output = Self;
-    #[inline(always)]
-    fn add(self, o: Self) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i].wrapping_add(o.0[i])))
+    impl<const N: usize> Iv for I<N> {
+        type F = F<N>;
+        type M = M<N>;
+        #[inline(always)]
+        fn to_f32(self) -> F<N> {
+            F(lanewise!(N, [0.0; N], |i| self.0[i] as f32))
+        }
+        #[inline(always)]
+        fn as_f32_bits(self) -> F<N> {
+            F(lanewise!(N, [0.0; N], |i| f32::from_bits(self.0[i] as u32)))
+        }
+        #[inline(always)]
+        fn shr(self, k: i32) -> Self {
+            I(lanewise!(N, [0; N], |i| self.0[i] >> k))
+        }
+        #[inline(always)]
+        fn shl(self, k: i32) -> Self {
+            I(lanewise!(N, [0; N], |i| self.0[i] << k))
+        }
+        #[inline(always)]
+        fn shr_u(self, k: i32) -> Self {
+            I(lanewise!(N, [0; N], |i| ((self.0[i] as u32) >> k) as i32))
+        }
+        #[inline(always)]
+        fn mul_lo16(self, o: Self) -> Self {
+            I(std::array::from_fn(|i| {
+                let (a, b) = (self.0[i] as u32, o.0[i] as u32);
+                let lo = ((a & 0xffff) * (b & 0xffff)) & 0xffff;
+                let hi = ((a >> 16) * (b >> 16)) & 0xffff;
+                (lo | (hi << 16)) as i32
+            }))
+        }
+        #[inline(always)]
+        fn max(self, o: Self) -> Self {
+            I(lanewise!(N, [0; N], |i| self.0[i].max(o.0[i])))
+        }
+        #[inline(always)]
+        fn min(self, o: Self) -> Self {
+            I(lanewise!(N, [0; N], |i| self.0[i].min(o.0[i])))
+        }
+        #[inline(always)]
+        fn uniform(self) -> Option<i32> {
+            I::uniform(self).then_some(self.0[0])
+        }
+        #[inline(always)]
+        fn unorm8(self) -> F<N> {
+            F(self.0.map(|c| (c & 0xff) as f32 / 255.0))
+        }
+        #[inline(always)]
+        fn write(self, out: &mut [i32]) {
+            out[..N].copy_from_slice(&self.0);
+        }
+        #[inline(always)]
+        fn nonzero(self) -> M<N> {
+            M(self.0.map(|x| -i32::from(x != 0)))
+        }
+        #[inline(always)]
+        fn f16_lo(self) -> F<N> {
+            F(self.0.map(|x| half::f16::from_bits(x as u16).to_f32()))
+        }
+        #[inline(always)]
+        fn f16_hi(self) -> F<N> {
+            F(self
+                .0
+                .map(|x| half::f16::from_bits((x as u32 >> 16) as u16).to_f32()))
+        }
+    }
+
+    impl<const N: usize> Mv for M<N> {
+        type F = F<N>;
+        type I = I<N>;
+        #[inline(always)]
+        fn select(self, a: F<N>, b: F<N>) -> F<N> {
+            F(lanewise!(N, [0.0; N], |i| f32::from_bits(
+                ((a.0[i].to_bits() as i32 & self.0[i]) | (b.0[i].to_bits() as i32 & !self.0[i]))
+                    as u32
+            )))
+        }
+        #[inline(always)]
+        fn not(self) -> Self {
+            M(lanewise!(N, [0; N], |i| !self.0[i]))
+        }
+        #[inline(always)]
+        fn all(self) -> bool {
+            let mut a = -1;
+            for i in 0..N {
+                a &= self.0[i];
+            }
+            a == -1
+        }
+        #[inline(always)]
+        fn to_i32(self) -> I<N> {
+            I(self.0)
+        }
+    }
+
+    /// `N` f32 lanes.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct F<const N: usize>(pub(crate) [f32; N]);
+
+    /// `N` i32 lanes.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct I<const N: usize>(pub(crate) [i32; N]);
+
+    /// `N` lane conditions, each all ones (true) or zero.
+    #[derive(Clone, Copy, Debug)]
+    pub(crate) struct M<const N: usize>(pub(crate) [i32; N]);
+
+    impl<const N: usize> F<N> {
+        /// Every lane `v`.
+        #[inline(always)]
+        pub(crate) fn splat(v: f32) -> Self {
+            F([v; N])
+        }
+    }
+
+    impl<const N: usize> I<N> {
+        /// Every lane `v`.
+        #[inline(always)]
+        pub(crate) fn splat(v: i32) -> Self {
+            I([v; N])
+        }
+        /// Whether every lane equals lane 0.
+        #[inline(always)]
+        pub(crate) fn uniform(self) -> bool {
+            let mut d = 0;
+            for i in 0..N {
+                d |= self.0[i] ^ self.0[0];
+            }
+            d == 0
+        }
+    }
+
+    impl<const N: usize> M<N> {
+        /// Every lane `v`.
+        #[inline(always)]
+        pub(crate) fn splat(v: bool) -> Self {
+            M([-i32::from(v); N])
+        }
+    }
+
+    impl<const N: usize> BitAnd for M<N> {
+        type Output = Self;
+        #[inline(always)]
+        fn bitand(self, o: Self) -> Self {
+            M(lanewise!(N, [0; N], |i| self.0[i] & o.0[i]))
+        }
+    }
+
+    impl<const N: usize> BitOr for M<N> {
+        type Output = Self;
+        #[inline(always)]
+        fn bitor(self, o: Self) -> Self {
+            M(lanewise!(N, [0; N], |i| self.0[i] | o.0[i]))
+        }
+    }
+
+    macro_rules! binop {
+        ($T:ident, $zero:expr, $Tr:ident, $f:ident, $op:tt) => {
+            impl<const N: usize> $Tr for $T<N> {
+                type Output = Self;
+                #[inline(always)]
+                fn $f(self, o: Self) -> Self {
+                    $T(lanewise!(N, [$zero; N], |i| self.0[i] $op o.0[i]))
+                }
+            }
+        };
+    }
+
+    binop!(F, 0.0, Add, add, +);
+    binop!(F, 0.0, Sub, sub, -);
+    binop!(F, 0.0, Mul, mul, *);
+    binop!(I, 0, BitAnd, bitand, &);
+    binop!(I, 0, BitOr, bitor, |);
+
+    impl<const N: usize> Add for I<N> {
+        type Output = Self;
+        #[inline(always)]
+        fn add(self, o: Self) -> Self {
+            I(lanewise!(N, [0; N], |i| self.0[i].wrapping_add(o.0[i])))
+        }
+    }
+
+    impl<const N: usize> Sub for I<N> {
+        type Output = Self;
+        #[inline(always)]
+        fn sub(self, o: Self) -> Self {
+            I(lanewise!(N, [0; N], |i| self.0[i].wrapping_sub(o.0[i])))
+        }
+    }
+
+    impl<const N: usize> Mul for I<N> {
+        type Output = Self;
+        #[inline(always)]
+        fn mul(self, o: Self) -> Self {
+            I(lanewise!(N, [0; N], |i| self.0[i].wrapping_mul(o.0[i])))
+        }
     }
 }
 
-impl<const N: usize> Sub for I<N> {
-    type Output = Self;
-    #[inline(always)]
-    fn sub(self, o: Self) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i].wrapping_sub(o.0[i])))
-    }
-}
-
-impl<const N: usize> Mul for I<N> {
-    type Output = Self;
-    #[inline(always)]
-    fn mul(self, o: Self) -> Self {
-        I(lanewise!(N, [0; N], |i| self.0[i].wrapping_mul(o.0[i])))
-    }
-}
+#[cfg(any(test, not(target_arch = "x86_64")))]
+pub(crate) use portable::Portable;
+#[cfg(test)]
+pub(crate) use portable::{F, I, M};
 
 #[cfg(test)]
 mod tests {
@@ -803,6 +822,28 @@ mod level_tests {
             -7.25,
             f32::MAX,
         ];
+        // Roundings' edges: fractions between -1 and 0 (`ceil` gives
+        // -0.0), halves (ties to even), the last fractions below 2^23 and
+        // the first whole numbers from there, the largest f32 below 1,
+        // subnormals.
+        let round_edge = [
+            -0.7f32,
+            0.7,
+            -0.5,
+            -0.3,
+            8_388_607.5,
+            -8_388_607.5,
+            4_194_303.5,
+            -4_194_304.5,
+            8_388_608.0,
+            -8_388_609.0,
+            1.5,
+            -2.5,
+            0.999_999_94,
+            -0.999_999_94,
+            1.0e-45,
+            -1.0e-40,
+        ];
         let mut s = 0x9e37_79b9u32;
         let mut next = || {
             s ^= s << 13;
@@ -811,13 +852,14 @@ mod level_tests {
             s
         };
         for round in 0..2_000 {
-            let mut a = edge;
+            let mut a = if round == 1 { round_edge } else { edge };
             let mut b = edge;
             let mut k = [0i32; 16];
             for i in 0..16 {
-                if round > 0 {
+                if round > 1 {
                     a[i] = match next() % 4 {
                         0 => edge[(next() % 16) as usize],
+                        1 => round_edge[(next() % 16) as usize],
                         _ => (next() as i32 as f32) / 65_536.0,
                     };
                 }

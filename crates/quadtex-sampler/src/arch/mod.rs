@@ -1,8 +1,9 @@
 //! The crate's one `unsafe` module: the run-time SIMD level switch
 //! ([`run_at`], calling functions compiled for CPU features that
 //! [`crate::cpu::SimdLevel::detect`] found), word loads after one bounds
-//! check ([`words::load_words`]), and the AVX2 and AVX-512 lane vectors of
-//! the planar kernel ([`x86`]).
+//! check ([`words::load_words`]), and the x86 lane vectors of the planar
+//! kernel: SSE2 for the baseline levels ([`sse2`]), AVX2 and AVX-512
+//! ([`x86`]).
 //!
 //! Every word load here has a safe twin ([`load_u32_scalar`]) that it
 //! must equal, and checks the bounds of every lane itself before it
@@ -11,8 +12,12 @@
 // The crate denies `unsafe_code` everywhere but here.
 #![allow(unsafe_code)]
 
-use crate::lanes::{Lanes, Portable};
+use crate::lanes::Lanes;
+#[cfg(not(target_arch = "x86_64"))]
+use crate::lanes::Portable;
 
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod sse2;
 pub(crate) mod words;
 pub(crate) use words::load_u32_scalar;
 
@@ -36,7 +41,10 @@ pub(crate) trait LaneKernel {
 }
 
 /// Runs `k` at `level` when this CPU has it, else at the best level below
-/// that it has (so a level forced too high cannot fault).
+/// that it has (so a level forced too high cannot fault). On x86-64 the
+/// two lowest levels, [`crate::cpu::SimdLevel::Portable`] and
+/// [`crate::cpu::SimdLevel::Sse2`], both run the SSE2 vectors
+/// ([`sse2::Sse2`]); elsewhere every level runs [`Portable`]`<4>`.
 #[inline]
 pub(crate) fn run_at<K: LaneKernel>(level: crate::cpu::SimdLevel, k: K) -> K::Out {
     #[cfg(target_arch = "x86_64")]
@@ -69,7 +77,7 @@ fn run_with_loads<K: LaneKernel>(level: crate::cpu::SimdLevel, scalar: bool, k: 
         // POPCNT on this CPU, the features `avx2` is compiled for.
         return unsafe { avx2(k, scalar) };
     }
-    k.run(Portable::<4>)
+    k.run(sse2::Sse2)
 }
 
 /// Whether the AVX2 and AVX-512 levels read texel words and sRGB table
