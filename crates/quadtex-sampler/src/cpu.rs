@@ -1,8 +1,9 @@
 //! The SIMD level the kernels run at, chosen at run time.
 //!
 //! A build of this crate targets baseline x86-64 unless told otherwise, so
-//! the planar kernels (`planar.rs`) are compiled several times, once
-//! per level, and the level is picked when the program runs: the best the
+//! the planar kernels (`planar.rs`) are compiled several times (on x86-64
+//! for SSE2, which the `sse2` and `portable` levels share, AVX2 and
+//! AVX-512), and the level is picked when the program runs: the best the
 //! CPU has ([`SimdLevel::detect`]), lowered by the `QUADTEX_SIMD`
 //! environment variable (`avx512`, `avx2`, `sse2`, `portable`) or per
 //! sampler ([`crate::QuadSampler::set_simd_level`]). Every level gives the
