@@ -46,8 +46,8 @@ pub enum ErrorKind {
     /// A pool index or handle out of range where a valid one is required
     /// ([`Pools`](crate::Pools)).
     InvalidIndex,
-    /// A field of a description ([`desc`](crate::desc)) with a value that
-    /// is not valid; [`Error::field`] names it by its key path
+    /// A field of a description (the `desc` module, with the `serde`
+    /// feature) with a value that is not valid; [`Error::field`] names it by its key path
     /// (`sampler.address[1]`) and [`Error::reason`] says what is wrong.
     InvalidField,
     /// A texture the format crate rejects (the source is a
