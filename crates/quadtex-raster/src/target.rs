@@ -527,14 +527,20 @@ fn write_quads<E: Encode8>(e: E, w: QuadWrites<'_>) {
             && (1..4u32).all(|k| origins[i + k as usize] == (x.wrapping_add(2 * k), y))
         {
             let q = encode_chunk::<E, 16>(e, at_lane(4 * i));
-            // Lanes 0 and 1 of each quad are its top row.
-            let top = [q[0], q[1], q[4], q[5], q[8], q[9], q[12], q[13]];
-            let bottom = [q[2], q[3], q[6], q[7], q[10], q[11], q[14], q[15]];
+            // Lanes 0 and 1 of each quad are its top row: one 64-bit
+            // pair a quad and row, each row written in one copy (the
+            // words taken out of an array a word at a time spilled it
+            // and read it back across two stores, which stalled).
+            let pair = |k: usize| u64::from(q[k]) | u64::from(q[k + 1]) << 32;
+            let top = [pair(0), pair(4), pair(8), pair(12)];
+            let bottom = [pair(2), pair(6), pair(10), pair(14)];
             for (r, row) in [top, bottom].into_iter().enumerate() {
                 if let Some(dst) = color.get_mut(at + r * pitch..at + r * pitch + 32) {
-                    for (d, w) in dst.chunks_exact_mut(4).zip(row) {
-                        d.copy_from_slice(&w.to_le_bytes());
+                    let mut bytes = [0u8; 32];
+                    for (d, p) in bytes.chunks_exact_mut(8).zip(row) {
+                        d.copy_from_slice(&p.to_le_bytes());
                     }
+                    dst.copy_from_slice(&bytes);
                 }
             }
             i += 4;
