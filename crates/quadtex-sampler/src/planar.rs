@@ -1166,6 +1166,59 @@ fn log2<L: Lanes>(l: L, x: L::F) -> L::F {
     (x.is_nan() | x.lt(l.f(0.0))).select(l.f(f32::NAN), r)
 }
 
+/// Four independent expressions, `$k` bound to 0, 1, 2 and 3 in turn: one
+/// step of four chains written side by side, so that the core overlaps
+/// them (a chain after a chain left it waiting on each step's latency).
+macro_rules! four {
+    ($k:ident => $e:expr) => {
+        [
+            {
+                let $k = 0;
+                $e
+            },
+            {
+                let $k = 1;
+                $e
+            },
+            {
+                let $k = 2;
+                $e
+            },
+            {
+                let $k = 3;
+                $e
+            },
+        ]
+    };
+}
+
+/// [`log2`] of four vectors, each its bits: where every lane of the four
+/// is a normal finite positive number, [`log2_normal`]'s steps each taken
+/// on the four vectors in turn (the polynomial is a chain of dependent
+/// multiplies and adds: four chains side by side hide its latency);
+/// otherwise [`log2`] on each.
+#[inline(always)]
+fn log2_four<L: Lanes>(l: L, x: [L::F; 4]) -> [L::F; 4] {
+    let (min, inf) = (l.f(f32::MIN_POSITIVE), l.f(f32::INFINITY));
+    let normal = four!(k => min.le(x[k]) & x[k].lt(inf));
+    if !(normal[0] & normal[1] & normal[2] & normal[3]).all() {
+        return four!(k => log2(l, x[k]));
+    }
+    let bits = four!(k => x[k].to_bits());
+    let e = four!(k => bits[k].shr(23) - l.i(127));
+    let j = four!(k => bits[k].shr(19));
+    let m = four!(k => ((bits[k] & l.i(0x007f_ffff)) | l.i(0x3f80_0000)).as_f32_bits());
+    let inv = four!(k => l.table16(&LOG2_INV, j[k]));
+    let r = four!(k => m[k] * inv[k] - l.f(1.0));
+    let [c0, c1, c2, c3, c4] = LOG2_POLY;
+    let p = four!(k => l.f(c4) * r[k] + l.f(c3));
+    let p = four!(k => p[k] * r[k] + l.f(c2));
+    let p = four!(k => p[k] * r[k] + l.f(c1));
+    let p = four!(k => p[k] * r[k] + l.f(c0));
+    let tab = four!(k => l.table16(&LOG2_TAB, j[k]));
+    four!(k => e[k].to_f32() + (r[k] * p[k] + tab[k]))
+}
+
 /// [`log2`] of the normal number whose bits are `bits` and whose
 /// unbiased exponent is `e`: the table and polynomial steps.
 #[inline(always)]
@@ -1339,11 +1392,7 @@ fn footprint<L: Lanes>(
     let (jy0, jy1) = (dsy * w, dty * h);
     let zero = l.f(0.0);
     let one = l.f(1.0);
-    // The reference's dot products add the third axis' `0 * 0`: a sum
-    // of squares is never -0, so that `+ 0` changes no bits and is left
-    // out (it stays in `b`, which may be -0).
-    let a = jx0 * jx0 + jx1 * jx1;
-    let c = jy0 * jy0 + jy1 * jy1;
+    let (a, c) = squares(l, p, (dsx, dtx), (dsy, dty));
     let Some(max_aniso) = p.aniso else {
         return Footprint {
             // `log2(max(sqrt a, sqrt c)) = log2(max(a, c)) / 2`, as the
@@ -1381,6 +1430,25 @@ fn footprint<L: Lanes>(
     }
 }
 
+/// The squared lengths `a` and `c` of the footprint's axes in texels
+/// (`Ctx::footprint`'s dot products) from the derivatives of `s` and `t`;
+/// without anisotropy lambda before bias is `log2(max(a, c)) / 2`.
+#[inline(always)]
+fn squares<L: Lanes>(
+    l: L,
+    p: &Plan<'_>,
+    (dsx, dtx): (L::F, L::F),
+    (dsy, dty): (L::F, L::F),
+) -> (L::F, L::F) {
+    let (w, h) = (l.f(p.base_wf), l.f(p.base_hf));
+    let (jx0, jx1) = (dsx * w, dtx * h);
+    let (jy0, jy1) = (dsy * w, dty * h);
+    // The reference's dot products add the third axis' `0 * 0`: a sum
+    // of squares is never -0, so that `+ 0` changes no bits and is left
+    // out (it stays in `footprint`'s `b`, which may be -0).
+    (jx0 * jx0 + jx1 * jx1, jy0 * jy0 + jy1 * jy1)
+}
+
 /// Lambda before bias for the `N` quads whose coordinates `s` and `t`
 /// hold (four vectors, quad `q` in lanes `4q..4q + 4` of their
 /// concatenation), one quad per lane: coarse derivatives
@@ -1401,6 +1469,14 @@ fn coarse_footprint<L: Lanes>(l: L, p: &Plan<'_>, s: &[L::F; 4], t: &[L::F; 4]) 
 /// minus lane `l & 2`, its `d/dy` lane `l | 2` minus lane `l & 1`).
 #[inline(always)]
 fn fine_footprint<L: Lanes>(l: L, p: &Plan<'_>, s: L::F, t: L::F) -> Footprint<L> {
+    let (x, y) = fine_derivatives(l, s, t);
+    footprint(l, p, x, y)
+}
+
+/// The fine derivatives `(ds/dx, dt/dx)` and `(ds/dy, dt/dy)` of every
+/// lane of `N / 4` whole quads ([`fine_footprint`]'s).
+#[inline(always)]
+fn fine_derivatives<L: Lanes>(l: L, s: L::F, t: L::F) -> ((L::F, L::F), (L::F, L::F)) {
     // Written out: a closure may stay a function of its own, compiled
     // without the level's target features.
     let (xs, xt) = (
@@ -1411,7 +1487,7 @@ fn fine_footprint<L: Lanes>(l: L, p: &Plan<'_>, s: L::F, t: L::F) -> Footprint<L
         l.quad_perm(s, [2, 3, 2, 3]) - l.quad_perm(s, [0, 1, 0, 1]),
         l.quad_perm(t, [2, 3, 2, 3]) - l.quad_perm(t, [0, 1, 0, 1]),
     );
-    footprint(l, p, (xs, xt), (ys, yt))
+    ((xs, xt), (ys, yt))
 }
 
 /// `Ctx::select` on every lane from lambda before bias: the levels, their
@@ -2590,6 +2666,26 @@ fn group_with<L: Lanes, const K: u8>(
         let fine = quad_lod.is_none() && !p.lod_free;
         let mut ahead: [Option<QuadLod<L>>; 4] = [None, None, None, None];
         let mut k = 0;
+        if fine && p.aniso.is_none() {
+            // Without anisotropy lambda is `log2(max(a, c)) / 2`: the
+            // four logarithms side by side ([`log2_four`], the same
+            // operations on each vector as [`footprint`]'s).
+            let mut m = [l.f(0.0); 4];
+            while k < 4 {
+                let at = base + k * n;
+                let (x, y) = fine_derivatives(l, l.load(&cs[at..]), l.load(&ct[at..]));
+                let (a, c) = squares(l, p, x, y);
+                m[k] = a.max(c);
+                k += 1;
+            }
+            let lambda = log2_four(l, m);
+            k = 0;
+            while k < 4 {
+                let fp = Footprint::at(l, lambda[k] * l.f(0.5));
+                ahead[k] = Some(select(l, p, fp, bias_lanes(l, p, coords, base + k * n)));
+                k += 1;
+            }
+        }
         while fine && k < 4 {
             let at = base + k * n;
             let fp = fine_footprint(l, p, l.load(&cs[at..]), l.load(&ct[at..]));
@@ -3610,6 +3706,26 @@ mod tests {
         }
     }
 
+    /// [`log2_four`] of 64 inputs at a level (four vectors at a time), as
+    /// bits.
+    struct Log2Four([f32; 64]);
+
+    impl LaneKernel for Log2Four {
+        type Out = [u32; 64];
+        fn run<L: Lanes>(self, l: L) -> [u32; 64] {
+            let mut t = [0.0f32; 64];
+            for base in (0..64).step_by(4 * L::N) {
+                let at = |k: usize| base + k * L::N;
+                let x = [0, 1, 2, 3].map(|k| l.load(&self.0[at(k)..]));
+                let y = log2_four(l, x);
+                for (k, v) in y.into_iter().enumerate() {
+                    l.store(v, &mut t[at(k)..]);
+                }
+            }
+            t.map(f32::to_bits)
+        }
+    }
+
     /// [`rem_lanes`] of 16 indices by 16 divisors at a level.
     struct Rem([i32; 16], [i32; 16]);
 
@@ -3665,6 +3781,54 @@ mod tests {
             let want: [i32; 16] = std::array::from_fn(|k| i[k].rem_euclid(n[k]));
             for level in SimdLevel::ALL {
                 assert_eq!(run_at(level, Rem(i, n)), want, "{level:?} {i:?} mod {n:?}");
+            }
+        }
+    }
+
+    /// The four-vector form equals `reference::log2` bit for bit at
+    /// every level.
+    #[test]
+    fn log2_four_equals_the_reference_at_every_level() {
+        // Rounds of 64 normal positive inputs (the four chains side by
+        // side), rounds with one special input among them (each vector
+        // then takes `log2` on its own), and rounds of any bits.
+        let special = [
+            0.0f32,
+            -0.0,
+            1.0e-45,
+            1.0e-40,
+            f32::INFINITY,
+            f32::NAN,
+            -2.0,
+            f32::MAX,
+        ];
+        let mut s = 0x9e37_79b9u32;
+        for round in 0..4_000 {
+            let mut x = [0.0f32; 64];
+            for v in &mut x {
+                s ^= s << 13;
+                s ^= s >> 17;
+                s ^= s << 5;
+                *v = if round % 3 == 2 {
+                    f32::from_bits(s)
+                } else {
+                    f32::from_bits(0x0080_0000 + s % (0x7f80_0000 - 0x0080_0000))
+                };
+            }
+            if round % 3 == 1 {
+                x[(s >> 8) as usize % 64] = special[round / 3 % special.len()];
+            }
+            let want = x.map(|v| crate::reference::log2(v).to_bits());
+            for level in SimdLevel::ALL {
+                let got = run_at(level, Log2Four(x));
+                for i in 0..64 {
+                    let (g, w) = (f32::from_bits(got[i]), f32::from_bits(want[i]));
+                    assert!(
+                        got[i] == want[i] || (g.is_nan() && w.is_nan()),
+                        "{level:?} round {round}: log2({:e}) = {g:e}, reference {w:e}",
+                        x[i]
+                    );
+                }
             }
         }
     }
