@@ -1469,14 +1469,14 @@ fn coarse_footprint<L: Lanes>(l: L, p: &Plan<'_>, s: &[L::F; 4], t: &[L::F; 4]) 
 /// minus lane `l & 2`, its `d/dy` lane `l | 2` minus lane `l & 1`).
 #[inline(always)]
 fn fine_footprint<L: Lanes>(l: L, p: &Plan<'_>, s: L::F, t: L::F) -> Footprint<L> {
-    let (x, y) = fine_derivatives(l, s, t);
+    let [x, y] = fine_derivatives(l, s, t);
     footprint(l, p, x, y)
 }
 
 /// The fine derivatives `(ds/dx, dt/dx)` and `(ds/dy, dt/dy)` of every
 /// lane of `N / 4` whole quads ([`fine_footprint`]'s).
 #[inline(always)]
-fn fine_derivatives<L: Lanes>(l: L, s: L::F, t: L::F) -> ((L::F, L::F), (L::F, L::F)) {
+fn fine_derivatives<L: Lanes>(l: L, s: L::F, t: L::F) -> [Deriv<L>; 2] {
     // Written out: a closure may stay a function of its own, compiled
     // without the level's target features.
     let (xs, xt) = (
@@ -1487,8 +1487,11 @@ fn fine_derivatives<L: Lanes>(l: L, s: L::F, t: L::F) -> ((L::F, L::F), (L::F, L
         l.quad_perm(s, [2, 3, 2, 3]) - l.quad_perm(s, [0, 1, 0, 1]),
         l.quad_perm(t, [2, 3, 2, 3]) - l.quad_perm(t, [0, 1, 0, 1]),
     );
-    ((xs, xt), (ys, yt))
+    [(xs, xt), (ys, yt)]
 }
+
+/// The derivatives `(ds, dt)` along one screen axis.
+type Deriv<L> = (<L as Lanes>::F, <L as Lanes>::F);
 
 /// `Ctx::select` on every lane from lambda before bias: the levels, their
 /// weights and the filter.
@@ -2673,7 +2676,7 @@ fn group_with<L: Lanes, const K: u8>(
             let mut m = [l.f(0.0); 4];
             while k < 4 {
                 let at = base + k * n;
-                let (x, y) = fine_derivatives(l, l.load(&cs[at..]), l.load(&ct[at..]));
+                let [x, y] = fine_derivatives(l, l.load(&cs[at..]), l.load(&ct[at..]));
                 let (a, c) = squares(l, p, x, y);
                 m[k] = a.max(c);
                 k += 1;
