@@ -726,9 +726,15 @@ fn render_tile<'f>(
                     while k < BLOCK_QUADS {
                         let take = (BATCH - pending.len()).min(BLOCK_QUADS - k);
                         batch.push_block::<BLOCK>(bx, by, k..k + take);
-                        // (`resize` fills in place; appending a slice of a
-                        // stack array called `memcpy` once a block.)
-                        pending.resize(pending.len() + take, [full_mask; 4]);
+                        if take == BLOCK_QUADS {
+                            // (A fixed length: a few vector stores.)
+                            pending.extend_from_slice(&[[full_mask; 4]; BLOCK_QUADS]);
+                        } else {
+                            // (`resize` fills in place; appending a slice
+                            // of a stack array of variable length called
+                            // `memcpy`.)
+                            pending.resize(pending.len() + take, [full_mask; 4]);
+                        }
                         k += take;
                         if pending.len() == BATCH {
                             flush_batch!();

@@ -200,6 +200,17 @@ impl QuadBatch {
     ) {
         let per_row = (SIDE / 2) as usize;
         debug_assert!(self.origin.len() + range.len() <= MAX_BATCH_QUADS);
+        if SIDE == 8 && range == (0..16) {
+            // A whole 8x8 block (the renderer's blocks, most often taken
+            // whole): fixed-length copies, which compile to a few vector
+            // stores, where appending element by element checked the
+            // capacity each time.
+            let o: [(u32, u32); 16] =
+                std::array::from_fn(|i| (x + 2 * (i % 4) as u32, y + 2 * (i / 4) as u32));
+            self.origin.extend_from_slice(&o);
+            self.masks.extend_from_slice(&[(0xf, 0); 16]);
+            return;
+        }
         let n = range.len();
         self.origin
             .extend(range.map(|i| (x + 2 * (i % per_row) as u32, y + 2 * (i / per_row) as u32)));
