@@ -47,6 +47,35 @@ pub(crate) trait LaneKernel {
 /// ([`sse2::Sse2`]); elsewhere every level runs [`Portable`]`<4>`.
 #[inline]
 pub(crate) fn run_at<K: LaneKernel>(level: crate::cpu::SimdLevel, k: K) -> K::Out {
+    #[cfg(debug_assertions)]
+    {
+        // Unoptimized (a debug build of an application), every local of
+        // every function inlined into a kernel keeps a stack slot of its
+        // own: a kernel's frame is 0.5 to 3.3 MiB, past the 2 MiB a
+        // thread gets by default. `stacker` runs the kernel on a fresh
+        // stack segment when less than that is left; optimized builds
+        // need a few KiB and do not take this path.
+        stacker::maybe_grow(DEBUG_RED_ZONE, DEBUG_STACK, || run_here(level, k))
+    }
+    #[cfg(not(debug_assertions))]
+    {
+        run_here(level, k)
+    }
+}
+
+/// The stack an unoptimized kernel call needs left ([`run_at`]): 4 MiB,
+/// above the largest kernel frame measured (3.3 MiB, AVX-512).
+#[cfg(debug_assertions)]
+const DEBUG_RED_ZONE: usize = 4 << 20;
+
+/// The stack segment an unoptimized kernel call runs on when less than
+/// [`DEBUG_RED_ZONE`] is left: 8 MiB.
+#[cfg(debug_assertions)]
+const DEBUG_STACK: usize = 8 << 20;
+
+/// [`run_at`] on the current stack.
+#[inline]
+fn run_here<K: LaneKernel>(level: crate::cpu::SimdLevel, k: K) -> K::Out {
     #[cfg(target_arch = "x86_64")]
     {
         run_with_loads(level, scalar_words(), k)
