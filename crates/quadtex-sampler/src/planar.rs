@@ -3349,10 +3349,6 @@ fn aniso_levels<L: Lanes, const K: u8>(
     Some(acc)
 }
 
-/// Gather footprint corners `(di, dj)` in output order (`T(i0, j1),
-/// T(i1, j1), T(i1, j0), T(i0, j0)`, `gather::gather_reference`).
-const GATHER_CORNERS: [(i32, i32); 4] = [(0, 1), (1, 1), (1, 0), (0, 0)];
-
 /// What stays fixed across a planar gather: the plan of the view's base
 /// level, the component and the offsets.
 pub(crate) struct GatherPlan<'a> {
@@ -3360,11 +3356,11 @@ pub(crate) struct GatherPlan<'a> {
     /// What each footprint texel gives: the swizzled component, or the
     /// compare result.
     pick: Pick,
-    /// Per result `k`: the texel offset added before the floor and the
-    /// corner added after it (AOFFI: one offset, four corners; PTP: four
-    /// offsets, corner `(0, 0)`).
+    /// Per result `k`: the texel offset added before the floor (AOFFI:
+    /// one offset, the results the footprint's four corners in
+    /// gather order, `T(i0, j1), T(i1, j1), T(i1, j0), T(i0, j0)`; PTP: four offsets, each result its own
+    /// footprint's corner `(0, 0)`).
     offsets: [[f32; 2]; 4],
-    corners: [(i32, i32); 4],
     /// PTP: a footprint per result rather than one.
     ptp: bool,
 }
@@ -3390,10 +3386,10 @@ impl<'a> GatherPlan<'a> {
         if plan.border.is_some() {
             return Err(Fallback::Address);
         }
-        let (offsets, corners, ptp) = match args.offsets {
-            GatherOffsets::None => ([[0.0; 2]; 4], GATHER_CORNERS, false),
-            GatherOffsets::Aoffi([u, v]) => ([[u as f32, v as f32]; 4], GATHER_CORNERS, false),
-            GatherOffsets::Ptp(o) => (o.map(|[u, v]| [u as f32, v as f32]), [(0, 0); 4], true),
+        let (offsets, ptp) = match args.offsets {
+            GatherOffsets::None => ([[0.0; 2]; 4], false),
+            GatherOffsets::Aoffi([u, v]) => ([[u as f32, v as f32]; 4], false),
+            GatherOffsets::Ptp(o) => (o.map(|[u, v]| [u as f32, v as f32]), true),
         };
         let pick = if plan.compare.is_some() {
             Pick::Channel(0)
@@ -3411,7 +3407,6 @@ impl<'a> GatherPlan<'a> {
             plan,
             pick,
             offsets,
-            corners,
             ptp,
         })
     }
@@ -3512,12 +3507,9 @@ fn word_one<L: Lanes, const K: u8>(
 fn rgba8_channel<L: Lanes>(l: L, p: &Plan<'_>, words: L::I, c: usize) -> L::F {
     // Byte `c` of RGBA, R and B swapped for BGRA.
     let byte = if p.bgra && c != 1 && c != 3 { 2 - c } else { c };
-    let code = match byte {
-        0 => words,
-        1 => words.shr(8),
-        2 => words.shr(16),
-        _ => words.shr(24),
-    };
+    // One shift by a uniform count (`unorm8` and `srgb` read the low
+    // byte), not a branch per call.
+    let code = words.shr(8 * byte as i32);
     if p.srgb && c != 3 {
         l.srgb(code)
     } else {
@@ -3641,42 +3633,79 @@ fn gather_pixels<L: Lanes, const K: u8>(
     };
     let dref = dref_lanes(l, p, coords, base);
     let lv = level_lanes(l, p, l.i(0), layer);
-    // The footprint's columns and rows as block-index shares: one
-    // footprint for all four results (none, AOFFI), or one per result
-    // (PTP, corner (0, 0) each).
-    let mut xs = [l.i(0); 2];
-    let mut ys = [l.i(0); 2];
-    // One footprint for all four results: its rows' words read in pairs
-    // where the layout allows ([`pair_rows`]).
-    let mut rows = None;
+    if g.ptp {
+        return gather_ptp::<L, K>(l, g, (s, t), &lv, dref, out, base);
+    }
+    // One footprint for all four results (none, AOFFI): its columns and
+    // rows as block-index shares.
+    let off = g.offsets[0];
+    let (Some(i0), Some(j0)) = (
+        footprint_i0(l, s, lv.wf, off[0]),
+        footprint_i0(l, t, lv.hf, off[1]),
+    ) else {
+        return false;
+    };
+    let (w, h) = ((lv.w, lv.wf), (lv.h, lv.hf));
+    let xs = [
+        column_blocks(l, p, wrap_index::<L, K>(l, p, 0, i0, w)),
+        column_blocks(l, p, wrap_index::<L, K>(l, p, 0, i0 + l.i(1), w)),
+    ];
+    let ys = [
+        row_blocks(l, p, &lv, wrap_index::<L, K>(l, p, 1, j0, h)),
+        row_blocks(l, p, &lv, wrap_index::<L, K>(l, p, 1, j0 + l.i(1), h)),
+    ];
+    // The results in gather order, corners (i0, j1), (i1, j1), (i1, j0),
+    // (i0, j0) (`gather::gather_reference`; written out so that each is a
+    // register, not an index): the rows' words read in pairs where the
+    // layout allows ([`pair_rows`]), texel by texel otherwise.
+    let v = if let Some([[w00, w10], [w01, w11]]) = pair_rows::<L, K>(l, p, &lv, &xs, &ys) {
+        [
+            word_one::<L, K>(l, p, w01, dref, g.pick),
+            word_one::<L, K>(l, p, w11, dref, g.pick),
+            word_one::<L, K>(l, p, w10, dref, g.pick),
+            word_one::<L, K>(l, p, w00, dref, g.pick),
+        ]
+    } else {
+        [
+            read_one::<L, K>(l, p, &lv, xs[0] + ys[1], dref, g.pick),
+            read_one::<L, K>(l, p, &lv, xs[1] + ys[1], dref, g.pick),
+            read_one::<L, K>(l, p, &lv, xs[1] + ys[0], dref, g.pick),
+            read_one::<L, K>(l, p, &lv, xs[0] + ys[0], dref, g.pick),
+        ]
+    };
+    l.store(v[0], &mut out.r[base..]);
+    l.store(v[1], &mut out.g[base..]);
+    l.store(v[2], &mut out.b[base..]);
+    l.store(v[3], &mut out.a[base..]);
+    true
+}
+
+/// [`gather_pixels`] under PTP: result `k` is the texel at the floor of
+/// its own offset footprint's corner (`gather::gather_lane`).
+#[inline(always)]
+fn gather_ptp<L: Lanes, const K: u8>(
+    l: L,
+    g: &GatherPlan<'_>,
+    (s, t): (L::F, L::F),
+    lv: &LevelLanes<L>,
+    dref: L::F,
+    out: &mut PlanarOut<'_>,
+    base: usize,
+) -> bool {
+    let p = &g.plan;
     let mut k = 0;
     while k < 4 {
-        if k == 0 || g.ptp {
-            let off = g.offsets[k];
-            let (Some(i0), Some(j0)) = (
-                footprint_i0(l, s, lv.wf, off[0]),
-                footprint_i0(l, t, lv.hf, off[1]),
-            ) else {
-                return false;
-            };
-            let taps = if g.ptp { 1 } else { 2 };
-            let mut tap = 0;
-            while tap < taps {
-                let x = wrap_index::<L, K>(l, p, 0, i0 + l.i(tap as i32), (lv.w, lv.wf));
-                let y = wrap_index::<L, K>(l, p, 1, j0 + l.i(tap as i32), (lv.h, lv.hf));
-                xs[tap] = column_blocks(l, p, x);
-                ys[tap] = row_blocks(l, p, &lv, y);
-                tap += 1;
-            }
-            if !g.ptp {
-                rows = pair_rows::<L, K>(l, p, &lv, &xs, &ys);
-            }
-        }
-        let (di, dj) = g.corners[k];
-        let value = match &rows {
-            Some(w) => word_one::<L, K>(l, p, w[dj as usize][di as usize], dref, g.pick),
-            None => read_one::<L, K>(l, p, &lv, xs[di as usize] + ys[dj as usize], dref, g.pick),
+        let off = g.offsets[k];
+        let (Some(i0), Some(j0)) = (
+            footprint_i0(l, s, lv.wf, off[0]),
+            footprint_i0(l, t, lv.hf, off[1]),
+        ) else {
+            return false;
         };
+        let x = wrap_index::<L, K>(l, p, 0, i0, (lv.w, lv.wf));
+        let y = wrap_index::<L, K>(l, p, 1, j0, (lv.h, lv.hf));
+        let blk = column_blocks(l, p, x) + row_blocks(l, p, lv, y);
+        let value = read_one::<L, K>(l, p, lv, blk, dref, g.pick);
         let plane: &mut [f32] = match k {
             0 => &mut out.r[base..],
             1 => &mut out.g[base..],
