@@ -1241,21 +1241,12 @@ fn dref_lanes<L: Lanes>(l: L, p: &Plan<'_>, coords: &QuadCoords<'_>, base: usize
     let Some((_, d)) = p.compare else {
         return l.f(0.0);
     };
-    let mut v = [0.0f32; MAX_LANES];
     match coords.dref.get(base..base + L::N) {
-        Some(plane) => {
-            let unorm = p.texel == TexelKind::DepthUnorm;
-            for (x, &r) in v.iter_mut().zip(plane) {
-                *x = if unorm { clamp_ref(r) } else { r };
-            }
-        }
-        None => {
-            for (i, x) in v.iter_mut().enumerate() {
-                *x = d[i % 4];
-            }
-        }
+        // (The vector clamp keeps a NaN and -0, as `f32::clamp` does.)
+        Some(plane) if p.texel == TexelKind::DepthUnorm => clamp(l, l.load(plane), 0.0, 1.0),
+        Some(plane) => l.load(plane),
+        None => quad_pattern(l, d),
     }
-    l.load(&v)
 }
 
 /// The bias of pixels `at..at + L::N` (the sampler's plus the shader's,
@@ -1315,6 +1306,34 @@ fn compare<L: Lanes>(l: L, op: CompareOp, dref: L::F, d: L::F) -> L::F {
     pass.select(l.f(1.0), l.f(0.0))
 }
 
+/// [`compare`] of four depths with one reference: the operation chosen
+/// once, not once a texel.
+#[inline(always)]
+fn compare4<L: Lanes>(l: L, op: CompareOp, dref: L::F, [a, b, c, d]: [L::F; 4]) -> [L::F; 4] {
+    let pass = match op {
+        CompareOp::Never => return [l.f(0.0); 4],
+        CompareOp::Always => return [l.f(1.0); 4],
+        CompareOp::Less => [dref.lt(a), dref.lt(b), dref.lt(c), dref.lt(d)],
+        CompareOp::Equal => [dref.eq(a), dref.eq(b), dref.eq(c), dref.eq(d)],
+        CompareOp::LessOrEqual => [dref.le(a), dref.le(b), dref.le(c), dref.le(d)],
+        CompareOp::Greater => [dref.gt(a), dref.gt(b), dref.gt(c), dref.gt(d)],
+        CompareOp::NotEqual => [
+            dref.eq(a).not(),
+            dref.eq(b).not(),
+            dref.eq(c).not(),
+            dref.eq(d).not(),
+        ],
+        CompareOp::GreaterOrEqual => [a.le(dref), b.le(dref), c.le(dref), d.le(dref)],
+    };
+    let (one, zero) = (l.f(1.0), l.f(0.0));
+    [
+        pass[0].select(one, zero),
+        pass[1].select(one, zero),
+        pass[2].select(one, zero),
+        pass[3].select(one, zero),
+    ]
+}
+
 /// `f32::clamp` on every lane without its panic path (NaN stays NaN).
 #[inline(always)]
 fn clamp<L: Lanes>(l: L, x: L::F, lo: f32, hi: f32) -> L::F {
@@ -1342,6 +1361,7 @@ fn quantize<L: Lanes>(l: L, f: L::F, scale: Option<f32>, round: FracRound) -> L:
 
 /// Per quad (one per lane): the two levels (view-relative) with their
 /// weights, and whether the quad filters linearly.
+#[derive(Clone, Copy)]
 struct QuadLod<L: Lanes> {
     hi: L::I,
     lo: L::I,
@@ -2600,6 +2620,9 @@ fn group_lod<L: Lanes, const K: u8>(
         None
     };
     let lod = match &fp {
+        // The same on every lane, made once a group rather than once a
+        // vector (`group_with` takes it as it is, not spread).
+        _ if p.lod_free => Some(fixed_lod(l, p)),
         // (Simple plans are per pixel only under fine derivatives.)
         Some(fp) if shaped || !p.per_pixel => {
             let fp = Footprint {
@@ -2704,8 +2727,9 @@ fn group_with<L: Lanes, const K: u8>(
                 l.i(0)
             };
             let st = (l.load(&cs[at..]), l.load(&ct[at..]));
-            let lod = match (&quad_lod, ahead[k].take()) {
-                _ if p.lod_free => fixed_lod(l, p),
+            let mine = if fine { ahead[k].take() } else { None };
+            let lod = match (&quad_lod, mine) {
+                (Some(q), _) if p.lod_free => *q,
                 (Some(q), _) => spread(l, p, q, k),
                 (None, Some(lod)) => lod,
                 // (Not reached: `fine` made every vector's.)
@@ -2799,7 +2823,7 @@ fn group_with<L: Lanes, const K: u8>(
                 layer = cube.shl(2) + cube.shl(1) + face.face;
                 select(l, p, fp, bias_lanes(l, p, coords, at))
             }
-            _ if p.lod_free => fixed_lod(l, p),
+            (Some(q), _) if p.lod_free => *q,
             (Some(q), _) => spread(l, p, q, k),
             (None, Some(fp)) => {
                 let fp = Footprint {
@@ -3257,15 +3281,21 @@ fn simple_compare<L: Lanes, const K: u8>(
     let zero = l.f(0.0);
     // (A simple compare plan always has its compare.)
     let op = p.compare.map_or(CompareOp::Always, |(op, _)| op);
-    let c00 = compare(l, op, dref, depth::<L, K>(l, p, words[0]));
     if p.nearest {
+        let c00 = compare(l, op, dref, depth::<L, K>(l, p, words[0]));
         return [c00, zero, zero, zero];
     }
     let [wx, wy] = t.wts;
-    let (c01, c10, c11) = (
-        compare(l, op, dref, depth::<L, K>(l, p, words[1])),
-        compare(l, op, dref, depth::<L, K>(l, p, words[2])),
-        compare(l, op, dref, depth::<L, K>(l, p, words[3])),
+    let [c00, c01, c10, c11] = compare4(
+        l,
+        op,
+        dref,
+        [
+            depth::<L, K>(l, p, words[0]),
+            depth::<L, K>(l, p, words[1]),
+            depth::<L, K>(l, p, words[2]),
+            depth::<L, K>(l, p, words[3]),
+        ],
     );
     let r = (wx[0] * wy[0]) * c00
         + (wx[1] * wy[0]) * c01
