@@ -1932,6 +1932,11 @@ fn decode_lanes<L: Lanes>(l: L, p: &Plan<'_>, at: L::I) -> [L::F; 4] {
 #[inline(always)]
 fn column_blocks<L: Lanes>(l: L, p: &Plan<'_>, x: L::I) -> L::I {
     let Tiles { tw, th, col, .. } = p.tiles;
+    if (tw | th) == 0 {
+        // A linear layout (tiles of one texel, tables of zeros): the
+        // column itself.
+        return x;
+    }
     x.shr(tw).shl(tw + th) + l.lookup16(col, x)
 }
 
@@ -1939,6 +1944,10 @@ fn column_blocks<L: Lanes>(l: L, p: &Plan<'_>, x: L::I) -> L::I {
 #[inline(always)]
 fn row_blocks<L: Lanes>(l: L, p: &Plan<'_>, lv: &LevelLanes<L>, y: L::I) -> L::I {
     let Tiles { tw, th, row, .. } = p.tiles;
+    if (tw | th) == 0 {
+        // A linear layout: the row's start.
+        return y * lv.tiles_x;
+    }
     (y.shr(th) * lv.tiles_x).shl(tw + th) + l.lookup16(row, y)
 }
 
