@@ -3430,14 +3430,28 @@ impl<'a> GatherPlan<'a> {
             GatherOffsets::Aoffi([u, v]) => ([[u as f32, v as f32]; 4], false),
             GatherOffsets::Ptp(o) => (o.map(|[u, v]| [u as f32, v as f32]), true),
         };
+        let channel = |c: usize| {
+            // Byte `c` of RGBA, R and B swapped for BGRA; sRGB decodes
+            // all but alpha (what an 8-bit RGBA kernel reads).
+            let byte = if plan.bgra && c != 1 && c != 3 {
+                2 - c
+            } else {
+                c
+            };
+            Pick::Channel {
+                c,
+                shift: 8 * byte as i32,
+                srgb: plan.srgb && c != 3,
+            }
+        };
         let pick = if plan.compare.is_some() {
-            Pick::Channel(0)
+            channel(0)
         } else {
             match plan.swizzle[usize::from(args.component & 3)] {
-                Swizzle::R => Pick::Channel(0),
-                Swizzle::G => Pick::Channel(1),
-                Swizzle::B => Pick::Channel(2),
-                Swizzle::A => Pick::Channel(3),
+                Swizzle::R => channel(0),
+                Swizzle::G => channel(1),
+                Swizzle::B => channel(2),
+                Swizzle::A => channel(3),
                 Swizzle::Zero => Pick::Const(0.0),
                 Swizzle::One => Pick::Const(1.0),
             }
@@ -3484,7 +3498,14 @@ impl GroupKernel for GatherPlan<'_> {
 /// `One` swizzle).
 #[derive(Clone, Copy)]
 enum Pick {
-    Channel(usize),
+    /// Channel `c`; for 8-bit RGBA texel words the channel's byte is the
+    /// word shifted right by `shift` (BGRA swaps R and B), decoded as
+    /// sRGB where `srgb` (made once a call, not once a texel).
+    Channel {
+        c: usize,
+        shift: i32,
+        srgb: bool,
+    },
     Const(f32),
 }
 
@@ -3501,13 +3522,13 @@ fn read_one<L: Lanes, const K: u8>(
 ) -> L::F {
     match pick {
         Pick::Const(v) => l.f(v),
-        Pick::Channel(c) if const { K == RGBA8 } => rgba8_channel(
+        Pick::Channel { shift, srgb, .. } if const { K == RGBA8 } => rgba8_channel(
             l,
-            p,
             l.words(p.bytes, lv.offset + blk.shl(p.texel_shift)),
-            c,
+            shift,
+            srgb,
         ),
-        Pick::Channel(c) => nth(read::<L, K>(l, p, lv, blk, dref), c),
+        Pick::Channel { c, .. } => nth(read::<L, K>(l, p, lv, blk, dref), c),
     }
 }
 
@@ -3535,21 +3556,21 @@ fn word_one<L: Lanes, const K: u8>(
 ) -> L::F {
     match pick {
         Pick::Const(v) => l.f(v),
-        Pick::Channel(c) if const { K == RGBA8 } => rgba8_channel(l, p, words, c),
-        Pick::Channel(c) => nth(word_texel::<L, K>(l, p, words, dref), c),
+        Pick::Channel { shift, srgb, .. } if const { K == RGBA8 } => {
+            rgba8_channel(l, words, shift, srgb)
+        }
+        Pick::Channel { c, .. } => nth(word_texel::<L, K>(l, p, words, dref), c),
     }
 }
 
-/// Channel `c` of 8-bit RGBA or BGRA texel words on every lane, decoded
-/// alone.
+/// A channel of 8-bit RGBA or BGRA texel words on every lane, decoded
+/// alone: the byte `shift` bits up, as sRGB where `srgb` ([`Pick`]).
 #[inline(always)]
-fn rgba8_channel<L: Lanes>(l: L, p: &Plan<'_>, words: L::I, c: usize) -> L::F {
-    // Byte `c` of RGBA, R and B swapped for BGRA.
-    let byte = if p.bgra && c != 1 && c != 3 { 2 - c } else { c };
+fn rgba8_channel<L: Lanes>(l: L, words: L::I, shift: i32, srgb: bool) -> L::F {
     // One shift by a uniform count (`unorm8` and `srgb` read the low
     // byte), not a branch per call.
-    let code = words.shr(8 * byte as i32);
-    if p.srgb && c != 3 {
+    let code = words.shr(shift);
+    if srgb {
         l.srgb(code)
     } else {
         code.unorm8()
@@ -3619,16 +3640,28 @@ fn wrap_pair<L: Lanes, const K: u8>(
     (i0, i1): (L::I, L::I),
     size: (L::I, L::F),
 ) -> [L::I; 2] {
-    if p.wrap[k] == Wrap::RepeatAny {
-        let a = rem_lanes::<L>(i0, size.0, size.1);
-        let b = a + (i1 - i0);
-        // `b` is at most `size`, which wraps to 0.
-        return [a, b & (b - size.0).nonzero().to_i32()];
+    let top = size.0 - l.i(1);
+    match p.wrap[k] {
+        // ([`Shape`] kernels test their modes in `wrap_index`, not by a
+        // jump table.)
+        _ if const { simple::<K>() } && p.wrap[k] != Wrap::RepeatAny => [
+            wrap_index::<L, K>(l, p, k, i0, size),
+            wrap_index::<L, K>(l, p, k, i1, size),
+        ],
+        Wrap::RepeatAny => {
+            let a = rem_lanes::<L>(i0, size.0, size.1);
+            let b = a + (i1 - i0);
+            // `b` is at most `size`, which wraps to 0.
+            [a, b & (b - size.0).nonzero().to_i32()]
+        }
+        // The common modes with one test for both taps.
+        Wrap::Repeat => [i0 & top, i1 & top],
+        Wrap::Clamp => [i0.max(l.i(0)).min(top), i1.max(l.i(0)).min(top)],
+        _ => [
+            wrap_index::<L, K>(l, p, k, i0, size),
+            wrap_index::<L, K>(l, p, k, i1, size),
+        ],
     }
-    [
-        wrap_index::<L, K>(l, p, k, i0, size),
-        wrap_index::<L, K>(l, p, k, i1, size),
-    ]
 }
 
 /// `i.rem_euclid(n)` on every lane, for `n >= 1` (`nf` its value as f32)
@@ -3684,15 +3717,11 @@ fn gather_pixels<L: Lanes, const K: u8>(
     ) else {
         return false;
     };
-    let (w, h) = ((lv.w, lv.wf), (lv.h, lv.hf));
-    let xs = [
-        column_blocks(l, p, wrap_index::<L, K>(l, p, 0, i0, w)),
-        column_blocks(l, p, wrap_index::<L, K>(l, p, 0, i0 + l.i(1), w)),
-    ];
-    let ys = [
-        row_blocks(l, p, &lv, wrap_index::<L, K>(l, p, 1, j0, h)),
-        row_blocks(l, p, &lv, wrap_index::<L, K>(l, p, 1, j0 + l.i(1), h)),
-    ];
+    let one = l.i(1);
+    let [x0, x1] = wrap_pair::<L, K>(l, p, 0, (i0, i0 + one), (lv.w, lv.wf));
+    let [y0, y1] = wrap_pair::<L, K>(l, p, 1, (j0, j0 + one), (lv.h, lv.hf));
+    let xs = [column_blocks(l, p, x0), column_blocks(l, p, x1)];
+    let ys = [row_blocks(l, p, &lv, y0), row_blocks(l, p, &lv, y1)];
     // The results in gather order, corners (i0, j1), (i1, j1), (i1, j0),
     // (i0, j0) (`gather::gather_reference`; written out so that each is a
     // register, not an index): the rows' words read in pairs where the
