@@ -2682,7 +2682,29 @@ fn group_with<L: Lanes, const K: u8>(
 ) -> bool {
     let base = 4 * q0;
     let n = L::N;
-    let (cs, ct) = (coords.s, coords.t);
+    // The group's part of each plane, sliced once (a vector's loads and
+    // stores then check no bounds of their own): vector `k` is at `k * n`
+    // of it.
+    let (Some(cs), Some(ct)) = (
+        coords.s.get(base..base + 4 * n),
+        coords.t.get(base..base + 4 * n),
+    ) else {
+        return false;
+    };
+    let (Some(pr), Some(pg), Some(pb), Some(pa)) = (
+        out.r.get_mut(base..base + 4 * n),
+        out.g.get_mut(base..base + 4 * n),
+        out.b.get_mut(base..base + 4 * n),
+        out.a.get_mut(base..base + 4 * n),
+    ) else {
+        return false;
+    };
+    let out = &mut PlanarOut {
+        r: pr,
+        g: pg,
+        b: pb,
+        a: pa,
+    };
     // One call site of `pixels` (a `while` loop, not an iterator adapter,
     // which would be a function of its own compiled without the level's
     // target features): the kernel is compiled per level and texel kind,
@@ -2707,8 +2729,7 @@ fn group_with<L: Lanes, const K: u8>(
             // operations on each vector as [`footprint`]'s).
             let mut m = [l.f(0.0); 4];
             while k < 4 {
-                let at = base + k * n;
-                let [x, y] = fine_derivatives(l, l.load(&cs[at..]), l.load(&ct[at..]));
+                let [x, y] = fine_derivatives(l, l.load(&cs[k * n..]), l.load(&ct[k * n..]));
                 let (a, c) = squares(l, p, x, y);
                 m[k] = a.max(c);
                 k += 1;
@@ -2723,7 +2744,7 @@ fn group_with<L: Lanes, const K: u8>(
         }
         while fine && k < 4 {
             let at = base + k * n;
-            let fp = fine_footprint(l, p, l.load(&cs[at..]), l.load(&ct[at..]));
+            let fp = fine_footprint(l, p, l.load(&cs[k * n..]), l.load(&ct[k * n..]));
             ahead[k] = Some(select(l, p, fp, bias_lanes(l, p, coords, at)));
             k += 1;
         }
@@ -2735,7 +2756,7 @@ fn group_with<L: Lanes, const K: u8>(
             } else {
                 l.i(0)
             };
-            let st = (l.load(&cs[at..]), l.load(&ct[at..]));
+            let st = (l.load(&cs[k * n..]), l.load(&ct[k * n..]));
             let mine = if fine { ahead[k].take() } else { None };
             let lod = match (&quad_lod, mine) {
                 (Some(q), _) if p.lod_free => *q,
@@ -2749,7 +2770,7 @@ fn group_with<L: Lanes, const K: u8>(
             } else {
                 l.f(0.0)
             };
-            if !pixels::<L, K>(l, p, out, &lod, st, layer, dref, at) {
+            if !pixels::<L, K>(l, p, out, &lod, st, layer, dref, k * n) {
                 return false;
             }
             k += 1;
@@ -2873,7 +2894,7 @@ fn group_with<L: Lanes, const K: u8>(
             return false;
         };
         let dref = dref_lanes(l, p, coords, at);
-        if !pixels::<L, K>(l, p, out, &v.lod, v.st, v.layer, dref, at) {
+        if !pixels::<L, K>(l, p, out, &v.lod, v.st, v.layer, dref, k * n) {
             return false;
         }
         k += 1;
@@ -3023,10 +3044,10 @@ fn spread<L: Lanes>(l: L, p: &Plan<'_>, lod: &QuadLod<L>, k: usize) -> QuadLod<L
     }
 }
 
-/// Pixels `base..base + N` (vector `k` of the group's four, `N / 4` whole
-/// quads at `(s, t)`): their quads' LOD spread to their lanes, one or two
-/// levels filtered and summed (`Ctx::sample_lane`), the view's swizzle, the
-/// planes written.
+/// `N` pixels (vector `k` of the group's four, `N / 4` whole quads at
+/// `(s, t)`): their quads' LOD spread to their lanes, one or two levels
+/// filtered and summed (`Ctx::sample_lane`), the view's swizzle, written
+/// at `base..base + N` of `out`'s planes.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn pixels<L: Lanes, const K: u8>(
