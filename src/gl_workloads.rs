@@ -347,7 +347,8 @@ pub fn color_texture(level0: &[u8]) -> Result<Texture, Error> {
 }
 
 /// The shadow texture from `depths` (little-endian f32, first row at
-/// `t = 0`), tiled.
+/// `t = 0`), in the linear layout (pairs of texels a lane read as one
+/// 8-byte load).
 pub fn shadow_texture(depths: &[u8]) -> Result<Texture, Error> {
     if depths.len() != SHADOW_BYTES {
         return Err(Error::WrongSize {

@@ -1031,12 +1031,14 @@ impl GroupKernel for Plan<'_> {
         // One call site of `group_with` in a loop of one shape (no
         // `Option` a compiler could split the loop on, copying the
         // kernel): the last group makes its own LOD a second time.
-        let mut g = group_lod::<L, K>(l, self, coords, first);
+        let call = CallLod::new(l, self);
+        let call = call.as_ref();
+        let mut g = group_lod::<L, K>(l, self, coords, first, call);
         let mut q = first;
         loop {
             let more = q + 2 * n <= quads;
-            let next = group_lod::<L, K>(l, self, coords, if more { q + n } else { q });
-            if !group_with::<L, K>(l, self, coords, out, q, g) {
+            let next = group_lod::<L, K>(l, self, coords, if more { q + n } else { q }, call);
+            if !group_with::<L, K>(l, self, coords, out, (q, call), g) {
                 break;
             }
             q += n;
@@ -1232,16 +1234,17 @@ fn log2_normal<L: Lanes>(l: L, bits: L::I, e: L::I) -> L::F {
     e.to_f32() + (r * p + l.table16(&LOG2_TAB, j))
 }
 
-/// The depth reference of pixels `base..base + L::N` (zeros without a
-/// compare): the call's plane `coords.dref` where it has one, else the
-/// plan's quad pattern repeated; clamped to `[0, 1]` for UNORM depth, as
+/// The depth reference of the pixels at `at..at + L::N` of `plane` (a
+/// call's `coords.dref`, or a group's part of it; zeros without a
+/// compare): the plane's values where it has them, else the plan's quad
+/// pattern repeated; clamped to `[0, 1]` for UNORM depth, as
 /// the reference clamps it.
 #[inline(always)]
-fn dref_lanes<L: Lanes>(l: L, p: &Plan<'_>, coords: &QuadCoords<'_>, base: usize) -> L::F {
+fn dref_lanes<L: Lanes>(l: L, p: &Plan<'_>, plane: &[f32], at: usize) -> L::F {
     let Some((_, d)) = p.compare else {
         return l.f(0.0);
     };
-    match coords.dref.get(base..base + L::N) {
+    match plane.get(at..at + L::N) {
         // (The vector clamp keeps a NaN and -0, as `f32::clamp` does.)
         Some(plane) if p.texel == TexelKind::DepthUnorm => clamp(l, l.load(plane), 0.0, 1.0),
         Some(plane) => l.load(plane),
@@ -1589,7 +1592,55 @@ fn fixed_lod<L: Lanes>(l: L, p: &Plan<'_>) -> QuadLod<L> {
     select(l, p, fp, l.f(0.0))
 }
 
+/// A [`Plan::lod_free`] call's [`fixed_lod`] and, where every lane reads
+/// layer 0 (no array), its two levels' fields: the same for every pixel
+/// of the call, so made once a call rather than once a group or vector.
+#[derive(Clone, Copy)]
+struct CallLod<L: Lanes> {
+    lod: QuadLod<L>,
+    levels: Option<[LevelLanes<L>; 2]>,
+}
+
+impl<L: Lanes> CallLod<L> {
+    /// The call's [`CallLod`] where `p` is LOD-free.
+    #[inline(always)]
+    fn new(l: L, p: &Plan<'_>) -> Option<CallLod<L>> {
+        if !p.lod_free {
+            return None;
+        }
+        let lod = fixed_lod(l, p);
+        let levels = if p.array {
+            None
+        } else {
+            Some([
+                level_lanes(l, p, lod.hi, l.i(0)),
+                level_lanes(l, p, lod.lo, l.i(0)),
+            ])
+        };
+        Some(CallLod { lod, levels })
+    }
+}
+
+/// Level `lvl` of layer `layer` on every lane ([`level_lanes`]), taken
+/// from the call's `made` fields (`which`: 0 the level above, 1 the one
+/// below) where it has them.
+#[inline(always)]
+fn level_of<L: Lanes>(
+    l: L,
+    p: &Plan<'_>,
+    made: Option<&[LevelLanes<L>; 2]>,
+    which: usize,
+    lvl: L::I,
+    layer: L::I,
+) -> LevelLanes<L> {
+    match made {
+        Some(m) => m[which & 1],
+        None => level_lanes(l, p, lvl, layer),
+    }
+}
+
 /// A level's addressing fields on every lane.
+#[derive(Clone, Copy)]
 struct LevelLanes<L: Lanes> {
     offset: L::I,
     /// Bytes from one layer to the next, and the lane's layer (relative
@@ -2538,12 +2589,12 @@ fn code<L: Lanes>(l: L, words: L::I, shift: i32) -> L::F {
 fn levels_int<L: Lanes, const K: u8>(
     l: L,
     p: &Plan<'_>,
-    lod: &QuadLod<L>,
+    (lod, made): (&QuadLod<L>, Option<&[LevelLanes<L>; 2]>),
     layer: L::I,
     (s, t): (L::F, L::F),
 ) -> Option<[L::F; 4]> {
     let linear = lod.linear;
-    let lv = level_lanes(l, p, lod.hi, layer);
+    let lv = level_of(l, p, made, 0, lod.hi, layer);
     let mut acc = filter_level_int::<L, K>(l, p, &lv, linear, (s, t))?;
     if lod.w_lo.eq(l.f(0.0)).all() {
         // One level (`w_hi` is 1): `T = 256 v`, and `T / (255 * 65536)`
@@ -2555,7 +2606,7 @@ fn levels_int<L: Lanes, const K: u8>(
     }
     let k = l.f(256.0);
     let (w0, w1) = (lod.w_hi * k, lod.w_lo * k);
-    let lv1 = level_lanes(l, p, lod.lo, layer);
+    let lv1 = level_of(l, p, made, 1, lod.lo, layer);
     let v1 = filter_level_int::<L, K>(l, p, &lv1, linear, (s, t))?;
     for (a, v) in acc.iter_mut().zip(v1) {
         // (Exact below 2^24.)
@@ -2604,8 +2655,8 @@ fn group<L: Lanes, const K: u8>(
     out: &mut PlanarOut<'_>,
     q0: usize,
 ) -> bool {
-    let g = group_lod::<L, K>(l, p, coords, q0);
-    group_with::<L, K>(l, p, coords, out, q0, g)
+    let g = group_lod::<L, K>(l, p, coords, q0, None);
+    group_with::<L, K>(l, p, coords, out, (q0, None), g)
 }
 
 /// Group `q0..q0 + N`'s per-quad LOD (one quad per lane): the footprint
@@ -2618,6 +2669,7 @@ fn group_lod<L: Lanes, const K: u8>(
     p: &Plan<'_>,
     coords: &QuadCoords<'_>,
     q0: usize,
+    call: Option<&CallLod<L>>,
 ) -> GroupLod<L> {
     let shaped = const { simple_2d::<K>() };
     let fp = if p.lod_free {
@@ -2629,9 +2681,12 @@ fn group_lod<L: Lanes, const K: u8>(
         None
     };
     let lod = match &fp {
-        // The same on every lane, made once a group rather than once a
-        // vector (`group_with` takes it as it is, not spread).
-        _ if p.lod_free => Some(fixed_lod(l, p)),
+        // The same on every lane, made once a call (or a group) rather
+        // than once a vector (`group_with` takes it as it is, not spread).
+        _ if p.lod_free => match call {
+            Some(c) => Some(c.lod),
+            None => Some(fixed_lod(l, p)),
+        },
         // (Simple plans are per pixel only under fine derivatives.)
         Some(fp) if shaped || !p.per_pixel => {
             let fp = Footprint {
@@ -2677,7 +2732,7 @@ fn group_with<L: Lanes, const K: u8>(
     p: &Plan<'_>,
     coords: &QuadCoords<'_>,
     out: &mut PlanarOut<'_>,
-    q0: usize,
+    (q0, call): (usize, Option<&CallLod<L>>),
     g: GroupLod<L>,
 ) -> bool {
     let base = 4 * q0;
@@ -2721,6 +2776,19 @@ fn group_with<L: Lanes, const K: u8>(
         // overlaps, where one vector's LOD then its pixels left it
         // waiting on each chain in turn).
         let fine = quad_lod.is_none() && !p.lod_free;
+        // The call's levels where it made them ([`CallLod`]).
+        let made = match call {
+            Some(CallLod {
+                levels: Some(m), ..
+            }) => Some(m),
+            _ => None,
+        };
+        // The group's reference plane (as `s` and `t`) where it holds the
+        // group, else the call's (a short plane: the quad pattern).
+        let (dplane, dbase) = match coords.dref.get(base..base + 4 * n) {
+            Some(d) => (d, 0),
+            None => (coords.dref, base),
+        };
         let mut ahead: [Option<QuadLod<L>>; 4] = [None, None, None, None];
         let mut k = 0;
         if fine && p.aniso.is_none() {
@@ -2766,11 +2834,11 @@ fn group_with<L: Lanes, const K: u8>(
                 (None, None) => fixed_lod(l, p),
             };
             let dref = if const { is_depth::<K>() } {
-                dref_lanes(l, p, coords, at)
+                dref_lanes(l, p, dplane, dbase + k * n)
             } else {
                 l.f(0.0)
             };
-            if !pixels::<L, K>(l, p, out, &lod, st, layer, dref, k * n) {
+            if !pixels::<L, K>(l, p, out, (&lod, made), st, layer, dref, k * n) {
                 return false;
             }
             k += 1;
@@ -2893,8 +2961,8 @@ fn group_with<L: Lanes, const K: u8>(
         let Some(v) = &lods[k] else {
             return false;
         };
-        let dref = dref_lanes(l, p, coords, at);
-        if !pixels::<L, K>(l, p, out, &v.lod, v.st, v.layer, dref, k * n) {
+        let dref = dref_lanes(l, p, coords.dref, at);
+        if !pixels::<L, K>(l, p, out, (&v.lod, None), v.st, v.layer, dref, k * n) {
             return false;
         }
         k += 1;
@@ -3054,18 +3122,18 @@ fn pixels<L: Lanes, const K: u8>(
     l: L,
     p: &Plan<'_>,
     out: &mut PlanarOut<'_>,
-    lod: &QuadLod<L>,
+    (lod, made): (&QuadLod<L>, Option<&[LevelLanes<L>; 2]>),
     (s, t): (L::F, L::F),
     layer: L::I,
     dref: L::F,
     base: usize,
 ) -> bool {
     let acc = if const { kind::<K>() == RGBA8_INT } {
-        levels_int::<L, K>(l, p, lod, layer, (s, t))
+        levels_int::<L, K>(l, p, (lod, made), layer, (s, t))
     } else if const { !simple::<K>() } && p.aniso.is_some() {
         aniso_levels::<L, K>(l, p, lod, layer, (s, t), dref)
     } else {
-        levels::<L, K>(l, p, lod, layer, (s, t), dref)
+        levels::<L, K>(l, p, (lod, made), layer, (s, t), dref)
     };
     let Some(acc) = acc else {
         return false;
@@ -3111,18 +3179,18 @@ fn pixels<L: Lanes, const K: u8>(
 fn levels<L: Lanes, const K: u8>(
     l: L,
     p: &Plan<'_>,
-    lod: &QuadLod<L>,
+    (lod, made): (&QuadLod<L>, Option<&[LevelLanes<L>; 2]>),
     layer: L::I,
     (s, t): (L::F, L::F),
     dref: L::F,
 ) -> Option<[L::F; 4]> {
     let linear = lod.linear;
-    let lv = level_lanes(l, p, lod.hi, layer);
+    let lv = level_of(l, p, made, 0, lod.hi, layer);
     // `sample_lane`: -0.0 plus each weighted level (UNORM values: a
     // zero-weight level adds +0, as in `filter_level`).
     let (w0, w1) = (lod.w_hi, lod.w_lo);
     if const { simple::<K>() } {
-        match simple_levels::<L, K>(l, p, (&lv, lod), layer, (s, t), dref) {
+        match simple_levels::<L, K>(l, p, (&lv, lod, made), layer, (s, t), dref) {
             Simple::Done(acc) => return Some(acc),
             Simple::Inexact => return None,
             // A seamless cube footprint that leaves its face: the general
@@ -3134,7 +3202,7 @@ fn levels<L: Lanes, const K: u8>(
     let signed = signed_texels::<K>(p);
     if !w1.eq(l.f(0.0)).all() {
         // Trilinear: both levels' reads first, then their sums.
-        let lv1 = level_lanes(l, p, lod.lo, layer);
+        let lv1 = level_of(l, p, made, 1, lod.lo, layer);
         let (t0, t1) = (
             level_taps::<L, K>(l, p, &lv, linear, (s, t))?,
             level_taps::<L, K>(l, p, &lv1, linear, (s, t))?,
@@ -3184,7 +3252,7 @@ fn levels<L: Lanes, const K: u8>(
 fn simple_levels<L: Lanes, const K: u8>(
     l: L,
     p: &Plan<'_>,
-    (lv, lod): (&LevelLanes<L>, &QuadLod<L>),
+    (lv, lod, made): (&LevelLanes<L>, &QuadLod<L>, Option<&[LevelLanes<L>; 2]>),
     layer: L::I,
     st: (L::F, L::F),
     dref: L::F,
@@ -3204,7 +3272,7 @@ fn simple_levels<L: Lanes, const K: u8>(
         let v0 = simple_weigh::<L, K>(l, p, &t0, x0, dref);
         [v0[0] * w0, v0[1] * w0, v0[2] * w0, v0[3] * w0]
     } else {
-        let lv1 = level_lanes(l, p, lod.lo, layer);
+        let lv1 = level_of(l, p, made, 1, lod.lo, layer);
         let Some(t1) = level_taps::<L, K>(l, p, &lv1, lod.linear, st) else {
             return Simple::Inexact;
         };
@@ -3503,15 +3571,97 @@ impl GroupKernel for GatherPlan<'_> {
         out: &mut PlanarOut<'_>,
         q: usize,
     ) -> bool {
-        let mut k = 0;
-        while k < 4 {
-            if !gather_pixels::<L, K>(l, self, coords, out, 4 * q + k * L::N) {
-                return false;
-            }
-            k += 1;
-        }
-        true
+        gather_group::<L, K>(l, self, coords, out, q, None)
     }
+
+    /// Groups one after another, the base level's fields made once a call
+    /// where every lane reads layer 0 (no array).
+    #[inline(always)]
+    fn groups<L: Lanes, const K: u8>(
+        &self,
+        l: L,
+        coords: &QuadCoords<'_>,
+        out: &mut PlanarOut<'_>,
+        first: usize,
+        quads: usize,
+    ) -> usize {
+        let p = &self.plan;
+        let made = if p.array {
+            None
+        } else {
+            Some(level_lanes(l, p, l.i(0), l.i(0)))
+        };
+        let mut q = first;
+        while q + L::N <= quads {
+            if !gather_group::<L, K>(l, self, coords, out, q, made.as_ref()) {
+                break;
+            }
+            q += L::N;
+        }
+        q - first
+    }
+}
+
+/// Quads `q0..q0 + N` of a gather, `N` pixels at a time: the group's
+/// part of each plane sliced once (as [`group_with`] does), the base
+/// level's fields `made` by the call or per vector. `false`: a plane is
+/// short of the group (the caller takes it another way).
+#[inline(always)]
+fn gather_group<L: Lanes, const K: u8>(
+    l: L,
+    g: &GatherPlan<'_>,
+    coords: &QuadCoords<'_>,
+    out: &mut PlanarOut<'_>,
+    q0: usize,
+    made: Option<&LevelLanes<L>>,
+) -> bool {
+    let p = &g.plan;
+    let base = 4 * q0;
+    let n = L::N;
+    let (Some(cs), Some(ct)) = (
+        coords.s.get(base..base + 4 * n),
+        coords.t.get(base..base + 4 * n),
+    ) else {
+        return false;
+    };
+    let (Some(pr), Some(pg), Some(pb), Some(pa)) = (
+        out.r.get_mut(base..base + 4 * n),
+        out.g.get_mut(base..base + 4 * n),
+        out.b.get_mut(base..base + 4 * n),
+        out.a.get_mut(base..base + 4 * n),
+    ) else {
+        return false;
+    };
+    let out = &mut PlanarOut {
+        r: pr,
+        g: pg,
+        b: pb,
+        a: pa,
+    };
+    let (dplane, dbase) = match coords.dref.get(base..base + 4 * n) {
+        Some(d) => (d, 0),
+        None => (coords.dref, base),
+    };
+    let mut k = 0;
+    while k < 4 {
+        let at = base + k * n;
+        let layer = if p.array {
+            layers(l, p, l.load(&coords.a[at..]), p.layer_count)
+        } else {
+            l.i(0)
+        };
+        let dref = dref_lanes(l, p, dplane, dbase + k * n);
+        let lv = match made {
+            Some(m) => *m,
+            None => level_lanes(l, p, l.i(0), layer),
+        };
+        let st = (l.load(&cs[k * n..]), l.load(&ct[k * n..]));
+        if !gather_pixels::<L, K>(l, g, st, dref, &lv, out, k * n) {
+            return false;
+        }
+        k += 1;
+    }
+    true
 }
 
 /// What a gather returns of each footprint texel: channel `c` of the
@@ -3705,29 +3855,24 @@ fn mirror<L: Iv>(n: L) -> L {
     (n | sign) - (n & sign)
 }
 
-/// Pixels `base..base + N`: the four texels of each one's footprint at
-/// the view's base level, each compared (`.DC`) or its post-swizzle
+/// Pixels `base..base + N` of `out` (a group's part of the planes) at
+/// `(s, t)`: the four texels of each one's footprint at the view's base
+/// level (`lv`), each compared (`.DC`) or its post-swizzle
 /// component, into the four planes (`gather::gather_lane`). `false`: a
 /// lane's index is not exact in i32 (the group goes back).
 #[inline(always)]
 fn gather_pixels<L: Lanes, const K: u8>(
     l: L,
     g: &GatherPlan<'_>,
-    coords: &QuadCoords<'_>,
+    (s, t): (L::F, L::F),
+    dref: L::F,
+    lv: &LevelLanes<L>,
     out: &mut PlanarOut<'_>,
     base: usize,
 ) -> bool {
     let p = &g.plan;
-    let (s, t) = (l.load(&coords.s[base..]), l.load(&coords.t[base..]));
-    let layer = if p.array {
-        layers(l, p, l.load(&coords.a[base..]), p.layer_count)
-    } else {
-        l.i(0)
-    };
-    let dref = dref_lanes(l, p, coords, base);
-    let lv = level_lanes(l, p, l.i(0), layer);
     if g.ptp {
-        return gather_ptp::<L, K>(l, g, (s, t), &lv, dref, out, base);
+        return gather_ptp::<L, K>(l, g, (s, t), lv, dref, out, base);
     }
     // One footprint for all four results (none, AOFFI): its columns and
     // rows as block-index shares.
@@ -3742,12 +3887,12 @@ fn gather_pixels<L: Lanes, const K: u8>(
     let [x0, x1] = wrap_pair::<L, K>(l, p, 0, (i0, i0 + one), (lv.w, lv.wf));
     let [y0, y1] = wrap_pair::<L, K>(l, p, 1, (j0, j0 + one), (lv.h, lv.hf));
     let xs = [column_blocks(l, p, x0), column_blocks(l, p, x1)];
-    let ys = [row_blocks(l, p, &lv, y0), row_blocks(l, p, &lv, y1)];
+    let ys = [row_blocks(l, p, lv, y0), row_blocks(l, p, lv, y1)];
     // The results in gather order, corners (i0, j1), (i1, j1), (i1, j0),
     // (i0, j0) (`gather::gather_reference`; written out so that each is a
     // register, not an index): the rows' words read in pairs where the
     // layout allows ([`pair_rows`]), texel by texel otherwise.
-    let v = if let Some([[w00, w10], [w01, w11]]) = pair_rows::<L, K>(l, p, &lv, &xs, &ys) {
+    let v = if let Some([[w00, w10], [w01, w11]]) = pair_rows::<L, K>(l, p, lv, &xs, &ys) {
         [
             word_one::<L, K>(l, p, w01, dref, g.pick),
             word_one::<L, K>(l, p, w11, dref, g.pick),
@@ -3756,10 +3901,10 @@ fn gather_pixels<L: Lanes, const K: u8>(
         ]
     } else {
         [
-            read_one::<L, K>(l, p, &lv, xs[0] + ys[1], dref, g.pick),
-            read_one::<L, K>(l, p, &lv, xs[1] + ys[1], dref, g.pick),
-            read_one::<L, K>(l, p, &lv, xs[1] + ys[0], dref, g.pick),
-            read_one::<L, K>(l, p, &lv, xs[0] + ys[0], dref, g.pick),
+            read_one::<L, K>(l, p, lv, xs[0] + ys[1], dref, g.pick),
+            read_one::<L, K>(l, p, lv, xs[1] + ys[1], dref, g.pick),
+            read_one::<L, K>(l, p, lv, xs[1] + ys[0], dref, g.pick),
+            read_one::<L, K>(l, p, lv, xs[0] + ys[0], dref, g.pick),
         ]
     };
     l.store(v[0], &mut out.r[base..]);
