@@ -1621,6 +1621,9 @@ impl<L: Lanes> CallLod<L> {
     }
 }
 
+/// The levels' fields a call made ([`CallLod::levels`]), if it did.
+type Made<'m, L> = Option<&'m [LevelLanes<L>; 2]>;
+
 /// Level `lvl` of layer `layer` on every lane ([`level_lanes`]), taken
 /// from the call's `made` fields (`which`: 0 the level above, 1 the one
 /// below) where it has them.
@@ -1628,7 +1631,7 @@ impl<L: Lanes> CallLod<L> {
 fn level_of<L: Lanes>(
     l: L,
     p: &Plan<'_>,
-    made: Option<&[LevelLanes<L>; 2]>,
+    made: Made<'_, L>,
     which: usize,
     lvl: L::I,
     layer: L::I,
@@ -2589,7 +2592,7 @@ fn code<L: Lanes>(l: L, words: L::I, shift: i32) -> L::F {
 fn levels_int<L: Lanes, const K: u8>(
     l: L,
     p: &Plan<'_>,
-    (lod, made): (&QuadLod<L>, Option<&[LevelLanes<L>; 2]>),
+    (lod, made): (&QuadLod<L>, Made<'_, L>),
     layer: L::I,
     (s, t): (L::F, L::F),
 ) -> Option<[L::F; 4]> {
@@ -3122,7 +3125,7 @@ fn pixels<L: Lanes, const K: u8>(
     l: L,
     p: &Plan<'_>,
     out: &mut PlanarOut<'_>,
-    (lod, made): (&QuadLod<L>, Option<&[LevelLanes<L>; 2]>),
+    (lod, made): (&QuadLod<L>, Made<'_, L>),
     (s, t): (L::F, L::F),
     layer: L::I,
     dref: L::F,
@@ -3179,7 +3182,7 @@ fn pixels<L: Lanes, const K: u8>(
 fn levels<L: Lanes, const K: u8>(
     l: L,
     p: &Plan<'_>,
-    (lod, made): (&QuadLod<L>, Option<&[LevelLanes<L>; 2]>),
+    (lod, made): (&QuadLod<L>, Made<'_, L>),
     layer: L::I,
     (s, t): (L::F, L::F),
     dref: L::F,
@@ -3252,7 +3255,7 @@ fn levels<L: Lanes, const K: u8>(
 fn simple_levels<L: Lanes, const K: u8>(
     l: L,
     p: &Plan<'_>,
-    (lv, lod, made): (&LevelLanes<L>, &QuadLod<L>, Option<&[LevelLanes<L>; 2]>),
+    (lv, lod, made): (&LevelLanes<L>, &QuadLod<L>, Made<'_, L>),
     layer: L::I,
     st: (L::F, L::F),
     dref: L::F,
