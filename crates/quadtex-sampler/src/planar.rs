@@ -2743,26 +2743,16 @@ fn group_with<L: Lanes, const K: u8>(
     // The group's part of each plane, sliced once (a vector's loads and
     // stores then check no bounds of their own): vector `k` is at `k * n`
     // of it.
-    let (Some(cs), Some(ct)) = (
-        coords.s.get(base..base + 4 * n),
-        coords.t.get(base..base + 4 * n),
-    ) else {
+    let Some(GroupPlanes {
+        s: cs,
+        t: ct,
+        dref: (dplane, dbase),
+        out: mut planes,
+    }) = group_planes(coords, out, base, 4 * n)
+    else {
         return false;
     };
-    let (Some(pr), Some(pg), Some(pb), Some(pa)) = (
-        out.r.get_mut(base..base + 4 * n),
-        out.g.get_mut(base..base + 4 * n),
-        out.b.get_mut(base..base + 4 * n),
-        out.a.get_mut(base..base + 4 * n),
-    ) else {
-        return false;
-    };
-    let out = &mut PlanarOut {
-        r: pr,
-        g: pg,
-        b: pb,
-        a: pa,
-    };
+    let out = &mut planes;
     // One call site of `pixels` (a `while` loop, not an iterator adapter,
     // which would be a function of its own compiled without the level's
     // target features): the kernel is compiled per level and texel kind,
@@ -2785,12 +2775,6 @@ fn group_with<L: Lanes, const K: u8>(
                 levels: Some(m), ..
             }) => Some(m),
             _ => None,
-        };
-        // The group's reference plane (as `s` and `t`) where it holds the
-        // group, else the call's (a short plane: the quad pattern).
-        let (dplane, dbase) = match coords.dref.get(base..base + 4 * n) {
-            Some(d) => (d, 0),
-            None => (coords.dref, base),
         };
         let mut ahead: [Option<QuadLod<L>>; 4] = [None, None, None, None];
         let mut k = 0;
@@ -2971,6 +2955,58 @@ fn group_with<L: Lanes, const K: u8>(
         k += 1;
     }
     true
+}
+
+/// A group's part of a call's planes ([`group_planes`]).
+struct GroupPlanes<'c, 'o> {
+    /// Its `s` values.
+    s: &'c [f32],
+    /// Its `t` values.
+    t: &'c [f32],
+    /// The reference plane and the index the group starts at in it: the
+    /// group's part where the plane holds the group, else the whole plane
+    /// (which then gives the quad pattern past its end, as
+    /// [`dref_lanes`] reads it).
+    dref: (&'c [f32], usize),
+    /// Its part of each output plane.
+    out: PlanarOut<'o>,
+}
+
+/// The `len` values from `base` of a call's coordinate and output planes
+/// ([`group_with`], [`gather_group`]): sliced once a group, so that a
+/// vector's loads and stores check no bounds of their own. `None`: an
+/// `s`, `t` or output plane is short of the group.
+#[inline(always)]
+fn group_planes<'c, 'o>(
+    coords: &QuadCoords<'c>,
+    out: &'o mut PlanarOut<'_>,
+    base: usize,
+    len: usize,
+) -> Option<GroupPlanes<'c, 'o>> {
+    let (Some(s), Some(t)) = (
+        coords.s.get(base..base + len),
+        coords.t.get(base..base + len),
+    ) else {
+        return None;
+    };
+    let (Some(r), Some(g), Some(b), Some(a)) = (
+        out.r.get_mut(base..base + len),
+        out.g.get_mut(base..base + len),
+        out.b.get_mut(base..base + len),
+        out.a.get_mut(base..base + len),
+    ) else {
+        return None;
+    };
+    let dref = match coords.dref.get(base..base + len) {
+        Some(d) => (d, 0),
+        None => (coords.dref, base),
+    };
+    Some(GroupPlanes {
+        s,
+        t,
+        dref,
+        out: PlanarOut { r, g, b, a },
+    })
 }
 
 /// A direction's cube face on every lane (`reference::cube_face`: the
@@ -3621,30 +3657,16 @@ fn gather_group<L: Lanes, const K: u8>(
     let p = &g.plan;
     let base = 4 * q0;
     let n = L::N;
-    let (Some(cs), Some(ct)) = (
-        coords.s.get(base..base + 4 * n),
-        coords.t.get(base..base + 4 * n),
-    ) else {
+    let Some(GroupPlanes {
+        s: cs,
+        t: ct,
+        dref: (dplane, dbase),
+        out: mut planes,
+    }) = group_planes(coords, out, base, 4 * n)
+    else {
         return false;
     };
-    let (Some(pr), Some(pg), Some(pb), Some(pa)) = (
-        out.r.get_mut(base..base + 4 * n),
-        out.g.get_mut(base..base + 4 * n),
-        out.b.get_mut(base..base + 4 * n),
-        out.a.get_mut(base..base + 4 * n),
-    ) else {
-        return false;
-    };
-    let out = &mut PlanarOut {
-        r: pr,
-        g: pg,
-        b: pb,
-        a: pa,
-    };
-    let (dplane, dbase) = match coords.dref.get(base..base + 4 * n) {
-        Some(d) => (d, 0),
-        None => (coords.dref, base),
-    };
+    let out = &mut planes;
     let mut k = 0;
     while k < 4 {
         let at = base + k * n;
