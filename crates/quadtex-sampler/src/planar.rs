@@ -1028,27 +1028,52 @@ impl GroupKernel for Plan<'_> {
         if first + n > quads {
             return 0;
         }
-        // One call site of `group_with` in a loop of one shape (no
-        // `Option` a compiler could split the loop on, copying the
-        // kernel): the last group makes its own LOD a second time.
         let call = CallLod::new(l, self);
         let call = call.as_ref();
-        let mut g = group_lod::<L, K>(l, self, coords, first, call);
-        let mut q = first;
-        loop {
-            let more = q + 2 * n <= quads;
-            let next = group_lod::<L, K>(l, self, coords, if more { q + n } else { q }, call);
-            if !group_with::<L, K>(l, self, coords, out, (q, call), g) {
-                break;
-            }
-            q += n;
-            if !more {
-                break;
-            }
-            g = next;
+        // A kernel of its own where the levels come from the footprint's
+        // exponent ([`NearLevels`]): in the shared one, that path's
+        // registers slowed the others (valgrind: trilinear 139.3 -> 142.1
+        // instructions a pixel). Colour textures only (another copy of
+        // the kernel per kind costs build time; depth maps are mostly
+        // one level).
+        if let (true, Some(CallLod { near: Some(_), .. })) = (const { kind::<K>() == RGBA8 }, call)
+        {
+            return group_loop::<L, K, true>(l, self, coords, out, (first, quads), call);
         }
-        q - first
+        group_loop::<L, K, false>(l, self, coords, out, (first, quads), call)
     }
+}
+
+/// [`GroupKernel::groups`]' loop over whole groups from `first`, with
+/// ([`NEAR`](group_with)) or without the exponent path of [`NearLevels`].
+/// One call site of `group_with` in a loop of one shape (no `Option` a
+/// compiler could split the loop on, copying the kernel): the last group
+/// makes its own LOD a second time.
+#[inline(always)]
+fn group_loop<L: Lanes, const K: u8, const NEAR: bool>(
+    l: L,
+    p: &Plan<'_>,
+    coords: &QuadCoords<'_>,
+    out: &mut PlanarOut<'_>,
+    (first, quads): (usize, usize),
+    call: Option<&CallLod<L>>,
+) -> usize {
+    let n = L::N;
+    let mut g = group_lod::<L, K>(l, p, coords, first, call);
+    let mut q = first;
+    loop {
+        let more = q + 2 * n <= quads;
+        let next = group_lod::<L, K>(l, p, coords, if more { q + n } else { q }, call);
+        if !group_with::<L, K, NEAR>(l, p, coords, out, (q, call), g) {
+            break;
+        }
+        q += n;
+        if !more {
+            break;
+        }
+        g = next;
+    }
+    q - first
 }
 
 /// [`GroupKernel::groups`] one group after another.
@@ -1599,14 +1624,23 @@ fn fixed_lod<L: Lanes>(l: L, p: &Plan<'_>) -> QuadLod<L> {
 struct CallLod<L: Lanes> {
     lod: QuadLod<L>,
     levels: Option<[LevelLanes<L>; 2]>,
+    /// Where the plan's nearest level follows from the footprint's
+    /// exponent ([`NearLevels`]), its constants.
+    near: Option<NearLevels<L>>,
 }
 
 impl<L: Lanes> CallLod<L> {
-    /// The call's [`CallLod`] where `p` is LOD-free.
+    /// The call's [`CallLod`] where `p` is LOD-free (its LOD and levels)
+    /// or picks its nearest level per pixel ([`NearLevels::new`]).
     #[inline(always)]
     fn new(l: L, p: &Plan<'_>) -> Option<CallLod<L>> {
         if !p.lod_free {
-            return None;
+            let near = NearLevels::new(l, p)?;
+            return Some(CallLod {
+                lod: near.tmpl,
+                levels: None,
+                near: Some(near),
+            });
         }
         let lod = fixed_lod(l, p);
         let levels = if p.array {
@@ -1617,8 +1651,107 @@ impl<L: Lanes> CallLod<L> {
                 level_lanes(l, p, lod.lo, l.i(0)),
             ])
         };
-        Some(CallLod { lod, levels })
+        Some(CallLod {
+            lod,
+            levels,
+            near: None,
+        })
     }
+}
+
+/// The nearest mip level of a pixel from its footprint without a
+/// logarithm, where the LOD only picks that level: fine derivatives, no
+/// anisotropy, `MipmapMode::Nearest`, one filter both ways, f32 LOD
+/// fractions and one bias on every lane. Then lambda is `t = bias +
+/// log2(m) / 2` (`m` the larger squared axis, [`squares`]), the clamps
+/// of [`select`] are one clamp of `t` to some `[lo, hi]`, and the level
+/// is `round(clamp(t, lo, hi))` (`ceil(d + 1/2) - 1` or `floor(d +
+/// 1/2)`, which differ only at halves), so `clamp(round(t), round(lo),
+/// round(hi))`: the levels of `t = -inf` and `t = +inf`. With `M = m *
+/// 2^(2 bias + 1)`, `round(t) = floor(log2(M) / 2)`, half of `M`'s
+/// exponent rounded down, except where `M` lies within a relative 2^-13
+/// below or 2^-12 above a power of four: there the reference's own
+/// roundings (its `log2`, within 2e-7 relative, the sum with the bias,
+/// `d + 1/2`, together below `1e-5` in `t`) could fall on either side of
+/// the half, and the vector takes [`log2_four`] and [`select`] as
+/// before. The margin is at least `log2(1 + 2^-13) / 2 = 8.8e-5` in `t`,
+/// nine times the roundings; the product `M` and `2^(2 bias + 1)` in f32
+/// move `log2(M)` by under `2^-22`.
+#[derive(Clone, Copy)]
+struct NearLevels<L: Lanes> {
+    /// `2^(2 bias + 1)`.
+    scale: f32,
+    /// The levels of `t = -inf` and `t = +inf`.
+    lo: L::I,
+    hi: L::I,
+    /// [`select`] at `t = -inf`: a pixel's LOD but for its level.
+    tmpl: QuadLod<L>,
+}
+
+impl<L: Lanes> NearLevels<L> {
+    /// The constants where `p` qualifies (see [`NearLevels`]).
+    #[inline(always)]
+    fn new(l: L, p: &Plan<'_>) -> Option<NearLevels<L>> {
+        let [b, ..] = p.lane_bias;
+        let qualifies = p.fine
+            && !p.base_lod
+            && !p.cube
+            && p.aniso.is_none()
+            && p.mipmap == MipmapMode::Nearest
+            && p.lod_frac.is_none()
+            && p.mag_linear == p.min_linear
+            && matches!(p.explicit, Explicit::None)
+            && p.lod_plane != LodPlane::Bias
+            && p.lane_bias.iter().all(|&x| x.to_bits() == b.to_bits())
+            && b.is_finite()
+            && !(p.min_lod.is_nan() || p.max_lod.is_nan() || p.min_lod_clamp.is_nan());
+        if !qualifies {
+            return None;
+        }
+        let scale = (2.0 * f64::from(b) + 1.0).exp2() as f32;
+        if !scale.is_normal() {
+            return None;
+        }
+        let tmpl = select(l, p, Footprint::at(l, l.f(f32::NEG_INFINITY)), l.f(b));
+        let top = select(l, p, Footprint::at(l, l.f(f32::INFINITY)), l.f(b));
+        Some(NearLevels {
+            scale,
+            lo: tmpl.hi,
+            hi: top.hi,
+            tmpl,
+        })
+    }
+}
+
+/// The nearest levels of four vectors of pixels from their `m`
+/// ([`NearLevels`]), or `None` where a lane's `m` is NaN or its `M`
+/// lies near a level's boundary.
+///
+/// `M`'s bits plus 2^11: a mantissa within 2^11 units below a power of
+/// two carries into the next exponent, so that both sides of `2^(2j)`
+/// have the exponent `2j` (odd in the biased field) and a mantissa below
+/// 2^12, which is "near". Half the exponent less its bias, rounded down,
+/// is then `floor(log2(M) / 2)`. The other values give the reference's
+/// levels too: `M` zero or subnormal gives an exponent of 0 or 1, a level
+/// below every view's lowest, as `t` is (`-inf`, or under `-50`);
+/// `M = inf` (and huge `M`, and a mantissa near 2^-126) is "near". A NaN
+/// `m` (lambda NaN, which [`select`] takes as `-inf`) is left to it.
+#[inline(always)]
+fn nearest_levels<L: Lanes>(l: L, nl: &NearLevels<L>, m: &[L::F; 4]) -> Option<[L::I; 4]> {
+    let b = four!(k => (m[k] * l.f(nl.scale)).to_bits() + l.i(0x800));
+    let mut ok = l.m(true);
+    let mut k = 0;
+    while k < 4 {
+        let near = ((b[k] & l.i(0x00ff_f000)) - l.i(0x0080_0000))
+            .nonzero()
+            .not();
+        ok = ok & (near | m[k].is_nan()).not();
+        k += 1;
+    }
+    if !ok.all() {
+        return None;
+    }
+    Some(four!(k => (b[k].shr(23) - l.i(127)).shr(1).max(nl.lo).min(nl.hi)))
 }
 
 /// The levels' fields a call made ([`CallLod::levels`]), if it did.
@@ -2659,7 +2792,7 @@ fn group<L: Lanes, const K: u8>(
     q0: usize,
 ) -> bool {
     let g = group_lod::<L, K>(l, p, coords, q0, None);
-    group_with::<L, K>(l, p, coords, out, (q0, None), g)
+    group_with::<L, K, false>(l, p, coords, out, (q0, None), g)
 }
 
 /// Group `q0..q0 + N`'s per-quad LOD (one quad per lane): the footprint
@@ -2728,9 +2861,11 @@ fn group_st<L: Lanes>(l: L, coords: &QuadCoords<'_>, q0: usize) -> ([L::F; 4], [
     (s, t)
 }
 
-/// [`group`] with the group's per-quad LOD already made.
+/// [`group`] with the group's per-quad LOD already made; under `NEAR`
+/// the levels from the footprint's exponent where the call has
+/// [`NearLevels`].
 #[inline(always)]
-fn group_with<L: Lanes, const K: u8>(
+fn group_with<L: Lanes, const K: u8, const NEAR: bool>(
     l: L,
     p: &Plan<'_>,
     coords: &QuadCoords<'_>,
@@ -2778,7 +2913,29 @@ fn group_with<L: Lanes, const K: u8>(
         };
         let mut ahead: [Option<QuadLod<L>>; 4] = [None, None, None, None];
         let mut k = 0;
-        if fine && p.aniso.is_none() {
+        if let (true, Some(CallLod { near: Some(nl), .. })) = (NEAR, call) {
+            // The nearest level from the footprint's exponent
+            // ([`NearLevels`]) where no lane is near a boundary; else
+            // the logarithms below.
+            let mut m = [l.f(0.0); 4];
+            while k < 4 {
+                let [x, y] = fine_derivatives(l, l.load(&cs[k * n..]), l.load(&ct[k * n..]));
+                let (a, c) = squares(l, p, x, y);
+                m[k] = a.max(c);
+                k += 1;
+            }
+            k = 0;
+            if let Some(lv) = nearest_levels(l, nl, &m) {
+                while k < 4 {
+                    ahead[k] = Some(QuadLod {
+                        hi: lv[k],
+                        ..nl.tmpl
+                    });
+                    k += 1;
+                }
+            }
+        }
+        if k == 0 && fine && p.aniso.is_none() {
             // Without anisotropy lambda is `log2(max(a, c)) / 2`: the
             // four logarithms side by side ([`log2_four`], the same
             // operations on each vector as [`footprint`]'s).

@@ -638,6 +638,80 @@ fn planar_one_level_views_equal_the_reference_at_every_simd_level() {
     });
 }
 
+/// Nearest-mip sampling under fine derivatives, where the kernel takes a
+/// pixel's level from the exponent of its footprint rather than from
+/// `log2` (one filter both ways, one bias): the reference's bits at every
+/// SIMD level for footprints on both sides of each level's boundary, from
+/// one unit in the last place to 2^-9 away (the kernel takes `log2` within
+/// a relative 2^-13 below and 2^-12 above a boundary, its own path just
+/// outside; without that margin this test fails), and for footprints
+/// between boundaries, of zero and NaN size; sampler biases of quarters,
+/// thirds and random values, LOD clamps, views with a base level, fewer
+/// levels and a min LOD, magnified and minified.
+#[test]
+fn planar_nearest_mip_levels_around_their_boundaries_equal_the_reference() {
+    twin_configs(0x5eed_91a4_4ea5_0001, 8, |rng, _| {
+        let mut case = random_view_case(rng, 64, Family::Plain);
+        let filter = rng.pick(&[Filter::Nearest, Filter::Linear]);
+        case.smp.mag_filter = filter;
+        case.smp.min_filter = filter;
+        case.smp.mipmap_mode = MipmapMode::Nearest;
+        case.smp.max_anisotropy = 1.0;
+        case.smp.mip_lod_bias = match rng.below(4) {
+            0 => 0.0,
+            1 => rng.pick(&[0.25f32, -0.5, 1.0 / 3.0, -1.75, 2.5]),
+            2 => rng.f() * 6.0 - 3.0,
+            _ => 0.0,
+        };
+        case.args.lod = Lod::Implicit;
+        case.args.derivatives = Some(Derivatives::Fine);
+        let (w, h) = {
+            let d = case.view.texture.desc();
+            (d.width as f64, d.height as f64)
+        };
+        let bias = f64::from(case.smp.mip_lod_bias);
+        // Relative distances of `m` from a boundary.
+        let deltas = [
+            0.0f64, 1.2e-7, -1.2e-7, 6.0e-8, 1.0e-6, -1.0e-6, 1.0e-4, -1.0e-4, 2.0e-4, -2.0e-4,
+            2.5e-4, -2.5e-4, 4.9e-4, -4.9e-4, 1.0e-3, -1.0e-3, 2.0e-3, -2.0e-3,
+        ];
+        // At the origin the lanes' differences are the derivatives
+        // exactly; elsewhere they are rounded (one configuration in four).
+        let (x0, y0) = if rng.one_in(4) {
+            (
+                rng.below(64) as f32 / 16.0 - 2.0,
+                rng.below(64) as f32 / 16.0 - 2.0,
+            )
+        } else {
+            (0.0, 0.0)
+        };
+        let stretch = rng.pick(&[0.0f64, 0.25, 0.7, 1.0]);
+        for q in &mut case.quads {
+            // Lambda `t = log2(m) / 2 + bias` at a level's boundary
+            // `k - 1/2` (or between two) is `m = 2^(2k - 1 - 2 bias)`.
+            let k = rng.below(14) as f64 - 3.0;
+            let between = if rng.one_in(4) { 0.5 } else { 0.0 };
+            let m = (2.0 * (k + between) - 1.0 - 2.0 * bias).exp2() * (1.0 + rng.pick(&deltas));
+            // Texels a pixel along the longer axis, x or y.
+            let r = match rng.below(200) {
+                0 => 0.0,
+                1 => f64::NAN,
+                _ => m.sqrt(),
+            };
+            let (ds, dt) = if rng.one_in(2) {
+                ((r / w) as f32, (r * stretch / h) as f32)
+            } else {
+                ((r * stretch / w) as f32, (r / h) as f32)
+            };
+            *q = Quad::new([0, 1, 2, 3].map(|l| {
+                let (lx, ly) = ((l & 1) as f32, (l >> 1) as f32);
+                [x0 + lx * ds, y0 + ly * dt, 0.0, 0.0]
+            }));
+        }
+        case
+    });
+}
+
 /// Pinned values: a 2x2 RGBA8 texture sampled bilinearly at its centre is
 /// the mean of its four texels (each channel `code / 255`, weights 1/4);
 /// with BGRA the red and blue planes swap.
