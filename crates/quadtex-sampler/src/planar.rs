@@ -2861,6 +2861,24 @@ fn group_st<L: Lanes>(l: L, coords: &QuadCoords<'_>, q0: usize) -> ([L::F; 4], [
     (s, t)
 }
 
+/// The larger squared axis `max(a, c)` ([`squares`], fine derivatives)
+/// of each of a group's four vectors of pixels, from the group's `s`
+/// and `t` (vector `k` at `k * N`): without anisotropy lambda is
+/// `log2` of it over two.
+#[inline(always)]
+fn larger_squares<L: Lanes>(l: L, p: &Plan<'_>, (cs, ct): (&[f32], &[f32])) -> [L::F; 4] {
+    let n = L::N;
+    let mut m = [l.f(0.0); 4];
+    let mut k = 0;
+    while k < 4 {
+        let [x, y] = fine_derivatives(l, l.load(&cs[k * n..]), l.load(&ct[k * n..]));
+        let (a, c) = squares(l, p, x, y);
+        m[k] = a.max(c);
+        k += 1;
+    }
+    m
+}
+
 /// [`group`] with the group's per-quad LOD already made; under `NEAR`
 /// the levels from the footprint's exponent where the call has
 /// [`NearLevels`].
@@ -2917,14 +2935,7 @@ fn group_with<L: Lanes, const K: u8, const NEAR: bool>(
             // The nearest level from the footprint's exponent
             // ([`NearLevels`]) where no lane is near a boundary; else
             // the logarithms below.
-            let mut m = [l.f(0.0); 4];
-            while k < 4 {
-                let [x, y] = fine_derivatives(l, l.load(&cs[k * n..]), l.load(&ct[k * n..]));
-                let (a, c) = squares(l, p, x, y);
-                m[k] = a.max(c);
-                k += 1;
-            }
-            k = 0;
+            let m = larger_squares(l, p, (cs, ct));
             if let Some(lv) = nearest_levels(l, nl, &m) {
                 while k < 4 {
                     ahead[k] = Some(QuadLod {
@@ -2939,15 +2950,8 @@ fn group_with<L: Lanes, const K: u8, const NEAR: bool>(
             // Without anisotropy lambda is `log2(max(a, c)) / 2`: the
             // four logarithms side by side ([`log2_four`], the same
             // operations on each vector as [`footprint`]'s).
-            let mut m = [l.f(0.0); 4];
-            while k < 4 {
-                let [x, y] = fine_derivatives(l, l.load(&cs[k * n..]), l.load(&ct[k * n..]));
-                let (a, c) = squares(l, p, x, y);
-                m[k] = a.max(c);
-                k += 1;
-            }
+            let m = larger_squares(l, p, (cs, ct));
             let lambda = log2_four(l, m);
-            k = 0;
             while k < 4 {
                 let fp = Footprint::at(l, lambda[k] * l.f(0.5));
                 ahead[k] = Some(select(l, p, fp, bias_lanes(l, p, coords, base + k * n)));
