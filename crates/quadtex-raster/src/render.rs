@@ -1018,6 +1018,7 @@ fn flush(
             planes: [&r[..n], &g[..n], &b[..n], &a[..n]],
             origins: batch.origins(),
             smasks,
+            rows: batch.row_starts(),
             color: &mut *tile.color,
             y0: tile.y0,
             stride: tile.stride,

@@ -152,6 +152,9 @@ pub const MAX_BATCH_QUADS: usize = 128;
 pub struct QuadBatch {
     origin: Vec<(u32, u32)>,
     masks: Vec<(u8, u8)>,
+    /// Bit `i`: quads `i..i + 4` are one row of quads of a block, side
+    /// by side from left to right ([`Self::row_starts`]).
+    rows: u128,
     /// Attribute `k`'s plane at `k * 4 * MAX_BATCH_QUADS`.
     planes: Vec<f32>,
     /// Per-lane offsets from the triangle's origin and `1 / (1/w)`.
@@ -170,6 +173,7 @@ impl QuadBatch {
     pub(crate) fn reset(&mut self, nattrs: usize, front_facing: bool) {
         self.origin.clear();
         self.masks.clear();
+        self.rows = 0;
         if self.planes.len() != nattrs * PLANE {
             self.planes.resize(nattrs * PLANE, 0.0);
         }
@@ -207,11 +211,26 @@ impl QuadBatch {
             // capacity each time.
             let o: [(u32, u32); 16] =
                 std::array::from_fn(|i| (x + 2 * (i % 4) as u32, y + 2 * (i / 4) as u32));
+            // Its four rows of four quads.
+            self.rows |= 0x1111u128
+                .checked_shl(self.origin.len() as u32)
+                .unwrap_or(0);
             self.origin.extend_from_slice(&o);
             self.masks.extend_from_slice(&[(0xf, 0); 16]);
             return;
         }
         let n = range.len();
+        if SIDE == 8 {
+            // The block's rows of four quads that `range` takes whole.
+            let first = self.origin.len();
+            let mut r = range.start.div_ceil(4) * 4;
+            while r + 4 <= range.end {
+                self.rows |= 1u128
+                    .checked_shl((first + r - range.start) as u32)
+                    .unwrap_or(0);
+                r += 4;
+            }
+        }
         self.origin
             .extend(range.map(|i| (x + 2 * (i % per_row) as u32, y + 2 * (i / per_row) as u32)));
         self.masks.extend(std::iter::repeat_n((0xf, 0), n));
@@ -332,6 +351,13 @@ impl QuadBatch {
     /// Every quad's origin, in order.
     pub(crate) fn origins(&self) -> &[(u32, u32)] {
         &self.origin
+    }
+
+    /// Bit `i` set where quads `i..i + 4` are one row of a block's quads,
+    /// side by side (quad `i + k` at `origin(i) + (2k, 0)`); the bits
+    /// [`crate::target::row_starts`] finds from the origins, or fewer.
+    pub(crate) fn row_starts(&self) -> u128 {
+        self.rows
     }
 
     /// Quad `i`'s origin (lane 0's pixel; both even).
@@ -735,6 +761,38 @@ pub fn texels_f32(r: &QuadResult) -> [[f32; 4]; 4] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A batch's row bits name exactly the whole rows of four quads its
+    /// blocks gave it: a whole 8x8 block after three lone quads (rows at
+    /// 3, 7, 11 and 15), then a block split across the ends of ranges
+    /// (quads 2..9 give one whole row, 4..8; 9..16 two, 12..16 and none
+    /// for 9..12), each bit one that `row_starts` finds from the origins,
+    /// and a reset clears them.
+    #[test]
+    fn block_rows_are_marked_where_four_quads_lie_side_by_side() {
+        let mut b = QuadBatch::default();
+        b.reset(0, true);
+        for k in 0..3 {
+            b.push(100 + 2 * k, 50, 0xf, 0);
+        }
+        b.push_block::<8>(16, 8, 0..16);
+        let want: u128 = (1 << 3) | (1 << 7) | (1 << 11) | (1 << 15);
+        assert_eq!(b.row_starts(), want);
+        assert_eq!(crate::target::row_starts(b.origins()) & want, want);
+        assert_eq!(b.origin(7), (16, 10));
+        b.reset(0, true);
+        b.push_block::<8>(24, 0, 2..9);
+        b.push_block::<8>(24, 0, 9..16);
+        // Quads 4..8 of the block are batch quads 2..6; quads 12..16 are
+        // batch quads 10..14.
+        assert_eq!(b.row_starts(), (1 << 2) | (1 << 10));
+        assert_eq!(b.origin(2), (24, 2));
+        assert_eq!(b.origin(10), (24, 6));
+        let found = crate::target::row_starts(b.origins());
+        assert_eq!(found & b.row_starts(), b.row_starts());
+        b.reset(0, true);
+        assert_eq!(b.row_starts(), 0);
+    }
 
     /// Attribute interpolation gives the same bits at every SIMD level the
     /// machine has (the loops compiled for AVX2 and AVX-512 against the

@@ -477,12 +477,30 @@ pub(crate) struct QuadWrites<'a> {
     pub(crate) origins: &'a [(u32, u32)],
     /// Each quad's lanes' sample masks (`1`: covered).
     pub(crate) smasks: &'a [[u8; 4]],
+    /// Bit `i`: quads `i..i + 4` lie side by side on one row
+    /// ([`row_starts`]; a bit may be missing, never wrong).
+    pub(crate) rows: u128,
     /// The band's bytes.
     pub(crate) color: &'a mut [u8],
     /// The band's first row.
     pub(crate) y0: u32,
     /// Pixels a row.
     pub(crate) stride: usize,
+}
+
+/// Bit `i` set where quads `i..i + 4` of `origins` (the first 128) lie
+/// side by side on one row, left to right: quad `i + k` at quad `i`'s
+/// origin plus `(2k, 0)`.
+#[cfg(test)]
+pub(crate) fn row_starts(origins: &[(u32, u32)]) -> u128 {
+    let mut rows = 0u128;
+    for (i, w) in origins.windows(4).enumerate().take(128) {
+        let (x, y) = w[0];
+        if (1..4u32).all(|k| w[k as usize] == (x.wrapping_add(2 * k), y)) {
+            rows |= 1 << i;
+        }
+    }
+    rows
 }
 
 /// [`write_quads`] with `e`, as a loop compiled per SIMD level.
@@ -510,6 +528,7 @@ fn write_quads<E: Encode8>(e: E, w: QuadWrites<'_>) {
         planes,
         origins,
         smasks,
+        rows,
         color,
         y0,
         stride,
@@ -517,15 +536,19 @@ fn write_quads<E: Encode8>(e: E, w: QuadWrites<'_>) {
     let pitch = 4 * stride;
     let lanes = planes.iter().map(|p| p.len()).min().unwrap_or(0);
     let n = origins.len().min(smasks.len()).min(lanes / 4);
+    // Every plane exactly the batch's lanes long, so that a chunk's
+    // bounds follow from `i + 4 <= n`.
+    let planes = planes.map(|p| &p[..4 * n]);
     let at_lane = |k: usize| planes.map(|p| &p[k..]);
+    // (Two 64-bit halves: a shift of the whole 128 bits by a variable
+    // amount is a dozen instructions.)
+    let halves = [rows as u64, (rows >> 64) as u64];
     let mut i = 0;
     while i < n {
         let (x, y) = origins[i];
         let at = (y.wrapping_sub(y0) as usize * stride + x as usize) * 4;
-        if i + 4 <= n
-            && smasks[i..i + 4] == [[1; 4]; 4]
-            && (1..4u32).all(|k| origins[i + k as usize] == (x.wrapping_add(2 * k), y))
-        {
+        let row = i < 128 && (halves[(i >> 6) & 1] >> (i & 63)) & 1 != 0;
+        if row && i + 4 <= n && smasks[i..i + 4] == [[1; 4]; 4] {
             let q = encode_chunk::<E, 16>(e, at_lane(4 * i));
             // Lanes 0 and 1 of each quad are its top row: one 64-bit
             // pair a quad and row, each row written in one copy (the
@@ -1816,6 +1839,7 @@ mod tests {
                         planes: [0, 1, 2, 3].map(|c| &planes[c][..]),
                         origins: &origins,
                         smasks: &smasks,
+                        rows: row_starts(&origins),
                         color: &mut color,
                         y0,
                         stride,
@@ -1839,6 +1863,7 @@ mod tests {
             planes: [&[0.5; 4][..]; 4],
             origins: &[(0, 0)],
             smasks: &[[1; 4]],
+            rows: 0,
             color: &mut color,
             y0: 0,
             stride: 2,

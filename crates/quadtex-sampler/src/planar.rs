@@ -2931,19 +2931,17 @@ fn group_with<L: Lanes, const K: u8, const NEAR: bool>(
         };
         let mut ahead: [Option<QuadLod<L>>; 4] = [None, None, None, None];
         let mut k = 0;
+        // The nearest levels from the footprint's exponent
+        // ([`NearLevels`]) where no lane is near a boundary, with the
+        // call's constants (each vector's LOD made from them as its
+        // pixels are filtered, not kept for the group); else the
+        // logarithms below.
+        let mut near = None;
         if let (true, Some(CallLod { near: Some(nl), .. })) = (NEAR, call) {
-            // The nearest level from the footprint's exponent
-            // ([`NearLevels`]) where no lane is near a boundary; else
-            // the logarithms below.
             let m = larger_squares(l, p, (cs, ct));
             if let Some(lv) = nearest_levels(l, nl, &m) {
-                while k < 4 {
-                    ahead[k] = Some(QuadLod {
-                        hi: lv[k],
-                        ..nl.tmpl
-                    });
-                    k += 1;
-                }
+                near = Some((lv, nl));
+                k = 4;
             }
         }
         if k == 0 && fine && p.aniso.is_none() {
@@ -2973,7 +2971,14 @@ fn group_with<L: Lanes, const K: u8, const NEAR: bool>(
                 l.i(0)
             };
             let st = (l.load(&cs[k * n..]), l.load(&ct[k * n..]));
-            let mine = if fine { ahead[k].take() } else { None };
+            let mine = match near {
+                Some((lv, nl)) => Some(QuadLod {
+                    hi: lv[k],
+                    ..nl.tmpl
+                }),
+                None if fine => ahead[k].take(),
+                None => None,
+            };
             let lod = match (&quad_lod, mine) {
                 (Some(q), _) if p.lod_free => *q,
                 (Some(q), _) => spread(l, p, q, k),
