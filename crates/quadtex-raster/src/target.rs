@@ -550,22 +550,15 @@ fn write_quads<E: Encode8>(e: E, w: QuadWrites<'_>) {
         let row = i < 128 && (halves[(i >> 6) & 1] >> (i & 63)) & 1 != 0;
         if row && i + 4 <= n && smasks[i..i + 4] == [[1; 4]; 4] {
             let q = encode_chunk::<E, 16>(e, at_lane(4 * i));
-            // Lanes 0 and 1 of each quad are its top row: one 64-bit
-            // pair a quad and row, each row written in one copy (the
-            // words taken out of an array a word at a time spilled it
-            // and read it back across two stores, which stalled).
-            let pair = |k: usize| u64::from(q[k]) | u64::from(q[k + 1]) << 32;
-            let top = [pair(0), pair(4), pair(8), pair(12)];
-            let bottom = [pair(2), pair(6), pair(10), pair(14)];
-            for (r, row) in [top, bottom].into_iter().enumerate() {
-                if let Some(dst) = color.get_mut(at + r * pitch..at + r * pitch + 32) {
-                    let mut bytes = [0u8; 32];
-                    for (d, p) in bytes.chunks_exact_mut(8).zip(row) {
-                        d.copy_from_slice(&p.to_le_bytes());
-                    }
-                    dst.copy_from_slice(&bytes);
-                }
-            }
+            // Lanes 0 and 1 of each quad are its top row, 2 and 3 its
+            // bottom one: each row's eight words picked out of the chunk
+            // whole (which compiles to shuffles; 64-bit pairs of words
+            // took the second row out one pair at a time) and written in
+            // one copy.
+            let top: [u32; 8] = std::array::from_fn(|j| q[(j >> 1) * 4 + (j & 1)]);
+            let bottom: [u32; 8] = std::array::from_fn(|j| q[(j >> 1) * 4 + 2 + (j & 1)]);
+            put_row(color, at, top);
+            put_row(color, at + pitch, bottom);
             i += 4;
             continue;
         }
@@ -579,6 +572,19 @@ fn write_quads<E: Encode8>(e: E, w: QuadWrites<'_>) {
             }
         }
         i += 1;
+    }
+}
+
+/// Eight pixels' words at byte `at` of `color`
+/// (nothing where the row does not fit).
+#[inline(always)]
+fn put_row(color: &mut [u8], at: usize, row: [u32; 8]) {
+    if let Some(dst) = color.get_mut(at..at + 32) {
+        let mut bytes = [0u8; 32];
+        for (d, p) in bytes.chunks_exact_mut(4).zip(row) {
+            d.copy_from_slice(&p.to_le_bytes());
+        }
+        dst.copy_from_slice(&bytes);
     }
 }
 
