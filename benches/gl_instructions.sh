@@ -14,6 +14,8 @@
 # compilation and the Python driver drop out, the main thread's and the
 # rasterizer thread's instructions both count. Needs valgrind
 # (`apt-get install valgrind`); a variant takes one to three minutes.
+# Under valgrind the CPU does not say AMD, so quadtex reads texels with
+# gathers; QUADTEX_TEXEL_LOADS=scalar counts the loads it makes on AMD.
 set -euo pipefail
 bin=target/release/quadtex
 profile=vulkan
@@ -24,7 +26,7 @@ while [ $# -gt 0 ]; do
         --quadtex) bin=$2; shift 2 ;;
         --profile) profile=$2; shift 2 ;;
         --llvmpipe) llvmpipe=1; shift ;;
-        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
         *) variants+=("$1"); shift ;;
     esac
 done
