@@ -1038,9 +1038,46 @@ impl GroupKernel for Plan<'_> {
         // one level).
         if let (true, Some(CallLod { near: Some(_), .. })) = (const { kind::<K>() == RGBA8 }, call)
         {
-            return group_loop::<L, K, true>(l, self, coords, out, (first, quads), call);
+            // Nearest filtering both ways and linear both ways each with
+            // its copy of the plan ([`Plan::near_copy`]), so that the
+            // compiler drops the kernel's branches on the fields it
+            // states.
+            if self.nearest {
+                let p = self.near_copy(true);
+                return group_loop::<L, K, true>(l, &p, coords, out, (first, quads), call);
+            }
+            let p = self.near_copy(false);
+            return group_loop::<L, K, true>(l, &p, coords, out, (first, quads), call);
         }
         group_loop::<L, K, false>(l, self, coords, out, (first, quads), call)
+    }
+}
+
+impl Plan<'_> {
+    /// The plan with the fields that a plan with [`NearLevels`] has
+    /// (`NearLevels::new` and `CallLod::new` take no other) written as
+    /// constants: fine derivatives, a LOD that is not fixed, no base
+    /// level, cube, anisotropy, explicit LOD or LOD quantization, a
+    /// nearest mipmap, one filter both ways (`nearest`: both nearest, or
+    /// else both linear). Where the kernel runs on such a copy, the
+    /// compiler drops the branches on these fields: its per-vector
+    /// branches on the filter and the mipmap go.
+    #[inline(always)]
+    fn near_copy(&self, nearest: bool) -> Self {
+        Plan {
+            nearest,
+            mag_linear: !nearest,
+            min_linear: !nearest,
+            mipmap: MipmapMode::Nearest,
+            lod_frac: None,
+            fine: true,
+            lod_free: false,
+            base_lod: false,
+            cube: false,
+            aniso: None,
+            explicit: Explicit::None,
+            ..*self
+        }
     }
 }
 
@@ -1754,12 +1791,26 @@ fn nearest_levels<L: Lanes>(l: L, nl: &NearLevels<L>, m: &[L::F; 4]) -> Option<[
     Some(four!(k => (b[k].shr(23) - l.i(127)).shr(1).max(nl.lo).min(nl.hi)))
 }
 
-/// The levels' fields a call made ([`CallLod::levels`]), if it did.
+/// Where every lane of a group's four level vectors holds one level,
+/// that level's fields at layer 0, twice ([`Made`]: the level above and,
+/// unread under a nearest mipmap, the one below).
+#[inline(always)]
+fn one_level<L: Lanes>(l: L, p: &Plan<'_>, lv: &[L::I; 4]) -> Option<[LevelLanes<L>; 2]> {
+    let apart = (lv[0] - lv[1]) | (lv[0] - lv[2]) | (lv[0] - lv[3]);
+    if apart.uniform() != Some(0) {
+        return None;
+    }
+    let level = level_lanes(l, p, l.i(lv[0].uniform()?), l.i(0));
+    Some([level, level])
+}
+
+/// The levels' fields a call or group made ([`CallLod::levels`],
+/// [`one_level`]), if it did.
 type Made<'m, L> = Option<&'m [LevelLanes<L>; 2]>;
 
 /// Level `lvl` of layer `layer` on every lane ([`level_lanes`]), taken
-/// from the call's `made` fields (`which`: 0 the level above, 1 the one
-/// below) where it has them.
+/// from the call's or group's `made` fields (`which`: 0 the level above,
+/// 1 the one below) where it has them.
 #[inline(always)]
 fn level_of<L: Lanes>(
     l: L,
@@ -2937,13 +2988,24 @@ fn group_with<L: Lanes, const K: u8, const NEAR: bool>(
         // pixels are filtered, not kept for the group); else the
         // logarithms below.
         let mut near = None;
+        // Where the group's pixels all take one level (and layer 0), its
+        // fields once for the group ([`one_level`]) rather than a vector
+        // at a time.
+        let mut group_made = None;
         if let (true, Some(CallLod { near: Some(nl), .. })) = (NEAR, call) {
             let m = larger_squares(l, p, (cs, ct));
             if let Some(lv) = nearest_levels(l, nl, &m) {
+                if !p.array {
+                    group_made = one_level(l, p, &lv);
+                }
                 near = Some((lv, nl));
                 k = 4;
             }
         }
+        let made = match &group_made {
+            Some(g) => Some(g),
+            None => made,
+        };
         if k == 0 && fine && p.aniso.is_none() {
             // Without anisotropy lambda is `log2(max(a, c)) / 2`: the
             // four logarithms side by side ([`log2_four`], the same
@@ -2971,27 +3033,39 @@ fn group_with<L: Lanes, const K: u8, const NEAR: bool>(
                 l.i(0)
             };
             let st = (l.load(&cs[k * n..]), l.load(&ct[k * n..]));
-            let mine = match near {
-                Some((lv, nl)) => Some(QuadLod {
-                    hi: lv[k],
-                    ..nl.tmpl
-                }),
-                None if fine => ahead[k].take(),
-                None => None,
-            };
-            let lod = match (&quad_lod, mine) {
-                (Some(q), _) if p.lod_free => *q,
-                (Some(q), _) => spread(l, p, q, k),
-                (None, Some(lod)) => lod,
-                // (Not reached: `fine` made every vector's.)
-                (None, None) => fixed_lod(l, p),
+            // (Under the group's one level, the template as it is: the
+            // level's fields are `made`'s, its `hi` unread.)
+            let built;
+            let lod: &QuadLod<L> = match (&quad_lod, near) {
+                (Some(q), _) if p.lod_free => q,
+                (Some(q), _) => {
+                    built = spread(l, p, q, k);
+                    &built
+                }
+                (None, Some((_, nl))) if group_made.is_some() => &nl.tmpl,
+                (None, Some((lv, nl))) => {
+                    built = QuadLod {
+                        hi: lv[k],
+                        ..nl.tmpl
+                    };
+                    &built
+                }
+                (None, None) => {
+                    // (`fine` made every vector's; the fixed LOD is not
+                    // reached.)
+                    built = match ahead[k].take() {
+                        Some(lod) if fine => lod,
+                        _ => fixed_lod(l, p),
+                    };
+                    &built
+                }
             };
             let dref = if const { is_depth::<K>() } {
                 dref_lanes(l, p, dplane, dbase + k * n)
             } else {
                 l.f(0.0)
             };
-            if !pixels::<L, K>(l, p, out, (&lod, made), st, layer, dref, k * n) {
+            if !pixels::<L, K>(l, p, out, (lod, made), st, layer, dref, k * n) {
                 return false;
             }
             k += 1;
@@ -3473,6 +3547,11 @@ fn simple_levels<L: Lanes, const K: u8>(
     let x0 = simple_words(l, p, lv, &t0);
     // (The reference's `-0.0 + x` is `x` bit for bit, signed zeros
     // included, so the sums start from their first term.)
+    if p.mipmap != MipmapMode::Linear {
+        // One level, `w0` 1 and `w1` 0 on every lane ([`select`]):
+        // `-0.0 + 1 * x` is `x`.
+        return Simple::Done(simple_weigh::<L, K>(l, p, &t0, x0, dref));
+    }
     let acc = if w1.eq(l.f(0.0)).all() {
         let v0 = simple_weigh::<L, K>(l, p, &t0, x0, dref);
         [v0[0] * w0, v0[1] * w0, v0[2] * w0, v0[3] * w0]

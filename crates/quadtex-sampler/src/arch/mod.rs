@@ -693,23 +693,27 @@ pub(crate) mod x86 {
     }
 
     /// Whether every lane's `width` bytes at its offset lie inside
-    /// `bytes`: each offset in `0..=bytes.len() - width`, one unsigned
-    /// compare (a negative offset is a huge unsigned one).
+    /// `bytes`: each offset `o` in `0..=last`, `last = len - width` (`len`
+    /// the slice's length, taken as at most `i32::MAX`: no offset is
+    /// more), so that neither `o` nor `last - o` is negative. `last` is
+    /// negative when the slice is shorter than `width` (then no lane is
+    /// inside); otherwise `last` and a non-negative `o` both lie in
+    /// `i32`'s non-negative half, so `last - o` cannot wrap, and a
+    /// negative `o` fails on its own sign. One subtract, one or and a
+    /// test of the lanes' sign bits, with the scalar work a compare and
+    /// a subtract.
     #[inline(always)]
     fn inside_y(bytes: &[u8], width: usize, offs: __m256i) -> bool {
-        let Some(last) = bytes
-            .len()
-            .checked_sub(width)
-            .and_then(|l| i32::try_from(l).ok())
-        else {
+        let last = bytes.len().min(i32::MAX as usize) as i32 - width as i32;
+        if last < 0 {
             return false;
-        };
-        let bias = avx!(_mm256_set1_epi32(i32::MIN));
-        let past = avx!(_mm256_cmpgt_epi32(
-            _mm256_xor_si256(offs, bias),
-            _mm256_xor_si256(_mm256_set1_epi32(last), bias)
+        }
+        let out = avx!(_mm256_or_si256(
+            offs,
+            _mm256_sub_epi32(_mm256_set1_epi32(last), offs)
         ));
-        avx!(_mm256_testz_si256(past, past)) == 1
+        let out = avx!(_mm256_castsi256_ps(out));
+        avx!(_mm256_testz_ps(out, out)) == 1
     }
 
     /// [`pairs_y`] of sixteen lanes.
@@ -1408,6 +1412,7 @@ mod tests {
                 2 => Some(-1),
                 3 => Some(i32::MIN),
                 4 if round % 3 == 0 => Some(n),
+                5 if round % 4 == 0 => Some(i32::MAX),
                 _ => None,
             });
             let want = load_u32_scalar(&bytes, 0, offs);
