@@ -1049,6 +1049,9 @@ impl GroupKernel for Plan<'_> {
             let p = self.near_copy(false);
             return group_loop::<L, K, true>(l, &p, coords, out, (first, quads), call);
         }
+        if let (true, Some(p)) = (const { kind::<K>() == RGBA8 }, self.trilinear_copy()) {
+            return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
+        }
         group_loop::<L, K, false>(l, self, coords, out, (first, quads), call)
     }
 }
@@ -1078,6 +1081,42 @@ impl Plan<'_> {
             explicit: Explicit::None,
             ..*self
         }
+    }
+}
+
+impl Plan<'_> {
+    /// Where the plan filters linearly both ways between two levels
+    /// (`MipmapMode::Linear`) with a LOD per pixel from fine derivatives
+    /// (no base level, cube, anisotropy or explicit LOD), a copy with
+    /// those fields written as constants (as [`Plan::near_copy`]), so
+    /// that the kernel it runs drops its branches on them.
+    #[inline(always)]
+    fn trilinear_copy(&self) -> Option<Self> {
+        let qualifies = self.mag_linear
+            && self.min_linear
+            && self.mipmap == MipmapMode::Linear
+            && self.fine
+            && !self.lod_free
+            && !self.base_lod
+            && !self.cube
+            && self.aniso.is_none()
+            && matches!(self.explicit, Explicit::None);
+        if !qualifies {
+            return None;
+        }
+        Some(Plan {
+            nearest: false,
+            mag_linear: true,
+            min_linear: true,
+            mipmap: MipmapMode::Linear,
+            fine: true,
+            lod_free: false,
+            base_lod: false,
+            cube: false,
+            aniso: None,
+            explicit: Explicit::None,
+            ..*self
+        })
     }
 }
 
