@@ -1041,14 +1041,22 @@ impl GroupKernel for Plan<'_> {
             // Nearest filtering both ways and linear both ways each with
             // its copy of the plan ([`Plan::near_copy`]), so that the
             // compiler drops the kernel's branches on the fields it
-            // states.
-            if self.nearest {
-                let p = self.near_copy(true);
+            // states. (Optimized builds only: unoptimized, each inlined
+            // copy of the kernel keeps stack slots of its own, and four
+            // of them overflowed a worker thread's stack.)
+            #[cfg(not(debug_assertions))]
+            {
+                if self.nearest {
+                    let p = self.near_copy(true);
+                    return group_loop::<L, K, true>(l, &p, coords, out, (first, quads), call);
+                }
+                let p = self.near_copy(false);
                 return group_loop::<L, K, true>(l, &p, coords, out, (first, quads), call);
             }
-            let p = self.near_copy(false);
-            return group_loop::<L, K, true>(l, &p, coords, out, (first, quads), call);
+            #[cfg(debug_assertions)]
+            return group_loop::<L, K, true>(l, self, coords, out, (first, quads), call);
         }
+        #[cfg(not(debug_assertions))]
         if let (true, Some(p)) = (const { kind::<K>() == RGBA8 }, self.trilinear_copy()) {
             return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
         }
@@ -1056,6 +1064,8 @@ impl GroupKernel for Plan<'_> {
     }
 }
 
+/// The plan copies of optimized builds ([`GroupKernel::groups`]).
+#[cfg(not(debug_assertions))]
 impl Plan<'_> {
     /// The plan with the fields that a plan with [`NearLevels`] has
     /// (`NearLevels::new` and `CallLod::new` take no other) written as
@@ -1082,9 +1092,7 @@ impl Plan<'_> {
             ..*self
         }
     }
-}
 
-impl Plan<'_> {
     /// Where the plan filters linearly both ways between two levels
     /// (`MipmapMode::Linear`) with a LOD per pixel from fine derivatives
     /// (no base level, cube, anisotropy or explicit LOD), a copy with
