@@ -1060,6 +1060,18 @@ impl GroupKernel for Plan<'_> {
         if let (true, Some(p)) = (const { kind::<K>() == RGBA8 }, self.trilinear_copy()) {
             return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
         }
+        // Integer filtering of linear words repeated on both axes, with the
+        // LOD per quad ([`Plan::int_copy`]): one copy between two levels,
+        // one on a nearest level.
+        #[cfg(not(debug_assertions))]
+        if const { K == RGBA8_INT_S } {
+            if let Some(p) = self.int_copy(MipmapMode::Linear) {
+                return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
+            }
+            if let Some(p) = self.int_copy(MipmapMode::Nearest) {
+                return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
+            }
+        }
         group_loop::<L, K, false>(l, self, coords, out, (first, quads), call)
     }
 }
@@ -1121,6 +1133,61 @@ impl Plan<'_> {
             lod_free: false,
             base_lod: false,
             cube: false,
+            aniso: None,
+            explicit: Explicit::None,
+            ..*self
+        })
+    }
+}
+
+/// The integer plan copy of optimized builds ([`GroupKernel::groups`]).
+#[cfg(not(debug_assertions))]
+impl Plan<'_> {
+    /// Where the plan filters 8-bit codes in integers with the
+    /// fixed-point footprint ([`int_taps`]: 8 truncated fraction bits),
+    /// linearly both ways with mipmap mode `mipmap`, the LOD from coarse
+    /// derivatives (no fine derivatives, fixed LOD, base level or
+    /// explicit LOD), on a view that is not a cube, an array or
+    /// anisotropic, whose texels are words in a linear layout
+    /// ([`Plan::pairs`]) repeated on both axes: a copy with those fields
+    /// written as constants (as [`Plan::near_copy`]). The kernel it runs
+    /// drops its per-vector branches on the footprint's form, the
+    /// layout's tiles, the address modes and the layers.
+    #[inline(always)]
+    fn int_copy(&self, mipmap: MipmapMode) -> Option<Self> {
+        let qualifies = self.int_fixed
+            && self.pairs
+            && self.mag_linear
+            && self.min_linear
+            && self.mipmap == mipmap
+            && self.wrap == [Wrap::Repeat; 2]
+            && !self.fine
+            && !self.lod_free
+            && !self.base_lod
+            && !self.cube
+            && !self.array
+            && self.aniso.is_none()
+            && matches!(self.explicit, Explicit::None);
+        if !qualifies {
+            return None;
+        }
+        Some(Plan {
+            int_fixed: true,
+            pairs: true,
+            // (`pairs` holds only for tiles of one texel, whose share
+            // tables are not read.)
+            tiles: Tiles::default(),
+            nearest: false,
+            mag_linear: true,
+            min_linear: true,
+            mipmap,
+            wrap: [Wrap::Repeat; 2],
+            fine: false,
+            lod_free: false,
+            base_lod: false,
+            cube: false,
+            seamless: false,
+            array: false,
             aniso: None,
             explicit: Explicit::None,
             ..*self

@@ -80,6 +80,12 @@ enum Family {
     /// Integer filtering: RGBA8 / BGRA8 UNORM under the 8-bit profiles
     /// (`NV_SASS`, `D3D11`), anisotropy off.
     Int8,
+    /// Integer filtering of the kernel's own copy for it: `NV_SASS`
+    /// (8 truncated fraction bits), 2D views (no array) in the linear
+    /// layout with power-of-two sizes, `repeat` both ways, linear filters
+    /// both ways, a nearest or linear mipmap, the LOD from coarse
+    /// derivatives with or without a bias.
+    Int8Linear,
 }
 
 /// As [`random_case`], on a cube (or an array of two cubes) when `cube`:
@@ -87,7 +93,9 @@ enum Family {
 /// near an edge or a corner, ties between axes), seamless or not.
 fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
     let cube = family == Family::Cube;
-    let format = if family == Family::Int8 {
+    let int8 = matches!(family, Family::Int8 | Family::Int8Linear);
+    let linear_int = family == Family::Int8Linear;
+    let format = if int8 {
         rng.pick(&[F::Rgba8Unorm, F::Bgra8Unorm])
     } else {
         rng.pick(&[
@@ -128,7 +136,7 @@ fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
         format,
         F::Depth32Float | F::Depth16Unorm | F::Depth24UnormX8 | F::Depth24UnormS8Uint
     ) && !rng.one_in(4);
-    let array = rng.one_in(3);
+    let array = rng.one_in(3) && !linear_int;
     let address = rng.pick(&[
         AddressMode::Repeat,
         AddressMode::ClampToEdge,
@@ -137,7 +145,7 @@ fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
         AddressMode::MirroredRepeat,
         AddressMode::MirrorClampToEdge,
         // Integer filtering reads no border colour.
-        if family == Family::Int8 {
+        if int8 {
             AddressMode::Repeat
         } else {
             AddressMode::ClampToBorder
@@ -148,7 +156,7 @@ fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
         // faces that are not a power of two, without seamless filtering.)
         let size = rng.pick(&[1u32, 2, 4, 16, 64, 256, 3, 20]);
         (size, size)
-    } else if rng.one_in(2) {
+    } else if rng.one_in(2) || linear_int {
         (
             rng.pick(&[1u32, 2, 4, 16, 64, 256]),
             rng.pick(&[1u32, 8, 32, 128]),
@@ -171,7 +179,11 @@ fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
     } else if array {
         desc = desc.with_layers(K::D2Array, 3);
     }
-    let layout = rng.pick(&[Layout::Linear, Layout::Tiled]);
+    let layout = if linear_int {
+        Layout::Linear
+    } else {
+        rng.pick(&[Layout::Linear, Layout::Tiled])
+    };
     let size = desc.total_bytes().unwrap() as usize;
     let bytes: Vec<u8> = match format {
         // Depth texels from a few values the references below hit exactly
@@ -279,6 +291,16 @@ fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
             ..smp
         };
         (smp, rng.pick(&[Profile::NV_SASS, Profile::D3D11]))
+    } else if linear_int {
+        let smp = SamplerHeader {
+            max_anisotropy: 1.0,
+            mag_filter: Filter::Linear,
+            min_filter: Filter::Linear,
+            mipmap_mode: rng.pick(&[MipmapMode::Nearest, MipmapMode::Linear]),
+            address: [AddressMode::Repeat; 3],
+            ..smp
+        };
+        (smp, Profile::NV_SASS)
     } else {
         (smp, profile)
     };
@@ -320,6 +342,20 @@ fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
             })
         }),
         ..Default::default()
+    };
+    // The integer copy's calls: the LOD from the quad's derivatives,
+    // coarse (`NV_SASS`'s own), biased or not.
+    let args = if linear_int {
+        SampleArgs {
+            lod: match args.lod {
+                Lod::Bias(b) => Lod::Bias(b),
+                _ => Lod::Implicit,
+            },
+            derivatives: rng.pick(&[Some(Derivatives::Coarse), None]),
+            ..args
+        }
+    } else {
+        args
     };
     // A screen region mapped with a random scale (magnified to 64:1
     // minified), rotation and origin.
@@ -595,6 +631,19 @@ fn planar_tails_run_on_the_kernel_as_padded_groups() {
 fn planar_integer_filtering_equals_the_reference_at_every_simd_level() {
     twin_configs(0x5eed_91a4_1a78_0001, 8, |rng, _| {
         let case = random_view_case(rng, 64, Family::Int8);
+        assert!(integer_filtering(&case.view, &case.smp, &case.profile));
+        case
+    });
+}
+
+/// Integer filtering on the kernel's copy of the plan for linear words
+/// repeated both ways under coarse derivatives (`Plan::int_copy`, the
+/// common 8-bit call: one or two levels, offsets, biases and LOD clamps
+/// random) against the reference, bit for bit, at every SIMD level.
+#[test]
+fn planar_integer_filtering_of_linear_repeated_words_equals_the_reference() {
+    twin_configs(0x5eed_91a4_1a78_0002, 8, |rng, _| {
+        let case = random_view_case(rng, 64, Family::Int8Linear);
         assert!(integer_filtering(&case.view, &case.smp, &case.profile));
         case
     });
