@@ -1061,14 +1061,20 @@ impl GroupKernel for Plan<'_> {
             return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
         }
         // Integer filtering of linear words repeated on both axes, with the
-        // LOD per quad ([`Plan::int_copy`]): one copy between two levels,
-        // one on a nearest level.
+        // LOD per quad ([`Plan::int_copy`]): with the fixed-point
+        // footprint (truncated fractions) one copy between two levels and
+        // one on a nearest level; with the general one (rounded), one on
+        // a nearest level. (A copy for the general footprint between two
+        // levels ran `D3D11` trilinear 3% slower, bilinear 8% faster.)
         #[cfg(not(debug_assertions))]
         if const { K == RGBA8_INT_S } {
-            if let Some(p) = self.int_copy(MipmapMode::Linear) {
+            if let Some(p) = self.int_copy(MipmapMode::Linear, true) {
                 return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
             }
-            if let Some(p) = self.int_copy(MipmapMode::Nearest) {
+            if let Some(p) = self.int_copy(MipmapMode::Nearest, true) {
+                return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
+            }
+            if let Some(p) = self.int_copy(MipmapMode::Nearest, false) {
                 return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
             }
         }
@@ -1143,9 +1149,11 @@ impl Plan<'_> {
 /// The integer plan copy of optimized builds ([`GroupKernel::groups`]).
 #[cfg(not(debug_assertions))]
 impl Plan<'_> {
-    /// Where the plan filters 8-bit codes in integers with the
-    /// fixed-point footprint ([`int_taps`]: 8 truncated fraction bits),
-    /// linearly both ways with mipmap mode `mipmap`, the LOD from coarse
+    /// Where the plan filters 8-bit codes in integers, with the
+    /// fixed-point footprint ([`int_taps`]: 8 truncated fraction bits)
+    /// where `fixed` and the general one ([`level_taps`]: `D3D11`'s
+    /// rounded fractions) where not, linearly both ways with mipmap mode
+    /// `mipmap`, the LOD from coarse
     /// derivatives (no fine derivatives, fixed LOD, base level or
     /// explicit LOD), on a view that is not a cube, an array or
     /// anisotropic, whose texels are words in a linear layout
@@ -1154,8 +1162,8 @@ impl Plan<'_> {
     /// drops its per-vector branches on the footprint's form, the
     /// layout's tiles, the address modes and the layers.
     #[inline(always)]
-    fn int_copy(&self, mipmap: MipmapMode) -> Option<Self> {
-        let qualifies = self.int_fixed
+    fn int_copy(&self, mipmap: MipmapMode, fixed: bool) -> Option<Self> {
+        let qualifies = self.int_fixed == fixed
             && self.pairs
             && self.mag_linear
             && self.min_linear
@@ -1172,7 +1180,7 @@ impl Plan<'_> {
             return None;
         }
         Some(Plan {
-            int_fixed: true,
+            int_fixed: fixed,
             pairs: true,
             // (`pairs` holds only for tiles of one texel, whose share
             // tables are not read.)

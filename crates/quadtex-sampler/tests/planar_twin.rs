@@ -80,8 +80,9 @@ enum Family {
     /// Integer filtering: RGBA8 / BGRA8 UNORM under the 8-bit profiles
     /// (`NV_SASS`, `D3D11`), anisotropy off.
     Int8,
-    /// Integer filtering of the kernel's own copy for it: `NV_SASS`
-    /// (8 truncated fraction bits), 2D views (no array) in the linear
+    /// Integer filtering of the kernel's own copies for it: `NV_SASS`
+    /// (8 truncated fraction bits) or `D3D11` (8 rounded ones), 2D views
+    /// (no array) in the linear
     /// layout with power-of-two sizes, `repeat` both ways, linear filters
     /// both ways, a nearest or linear mipmap, the LOD from coarse
     /// derivatives with or without a bias.
@@ -300,7 +301,7 @@ fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
             address: [AddressMode::Repeat; 3],
             ..smp
         };
-        (smp, Profile::NV_SASS)
+        (smp, rng.pick(&[Profile::NV_SASS, Profile::D3D11]))
     } else {
         (smp, profile)
     };
@@ -343,8 +344,8 @@ fn random_view_case(rng: &mut Rng, n: usize, family: Family) -> Case {
         }),
         ..Default::default()
     };
-    // The integer copy's calls: the LOD from the quad's derivatives,
-    // coarse (`NV_SASS`'s own), biased or not.
+    // The integer copies' calls: the LOD from the quad's derivatives,
+    // coarse (the 8-bit profiles' own), biased or not.
     let args = if linear_int {
         SampleArgs {
             lod: match args.lod {
@@ -636,10 +637,11 @@ fn planar_integer_filtering_equals_the_reference_at_every_simd_level() {
     });
 }
 
-/// Integer filtering on the kernel's copy of the plan for linear words
+/// Integer filtering on the kernel's copies of the plan for linear words
 /// repeated both ways under coarse derivatives (`Plan::int_copy`, the
-/// common 8-bit call: one or two levels, offsets, biases and LOD clamps
-/// random) against the reference, bit for bit, at every SIMD level.
+/// common 8-bit call under `NV_SASS` and `D3D11`: one or two levels,
+/// offsets, biases and LOD clamps random) against the reference, bit for
+/// bit, at every SIMD level.
 #[test]
 fn planar_integer_filtering_of_linear_repeated_words_equals_the_reference() {
     twin_configs(0x5eed_91a4_1a78_0002, 8, |rng, _| {
