@@ -630,8 +630,14 @@ fn planar_tails_run_on_the_kernel_as_padded_groups() {
 /// reference, bit for bit, at every SIMD level.
 #[test]
 fn planar_integer_filtering_equals_the_reference_at_every_simd_level() {
-    twin_configs(0x5eed_91a4_1a78_0001, 8, |rng, _| {
-        let case = random_view_case(rng, 64, Family::Int8);
+    int8_twins(0x5eed_91a4_1a78_0001, Family::Int8);
+}
+
+/// [`twin_configs`] on cases of an integer-filtering `family`, each
+/// checked to be in that mode.
+fn int8_twins(seed: u64, family: Family) {
+    twin_configs(seed, 8, |rng, _| {
+        let case = random_view_case(rng, 64, family);
         assert!(integer_filtering(&case.view, &case.smp, &case.profile));
         case
     });
@@ -644,11 +650,7 @@ fn planar_integer_filtering_equals_the_reference_at_every_simd_level() {
 /// bit, at every SIMD level.
 #[test]
 fn planar_integer_filtering_of_linear_repeated_words_equals_the_reference() {
-    twin_configs(0x5eed_91a4_1a78_0002, 8, |rng, _| {
-        let case = random_view_case(rng, 64, Family::Int8Linear);
-        assert!(integer_filtering(&case.view, &case.smp, &case.profile));
-        case
-    });
+    int8_twins(0x5eed_91a4_1a78_0002, Family::Int8Linear);
 }
 
 /// The planar kernel on cubes and cube arrays against the reference, bit
