@@ -1060,6 +1060,15 @@ impl GroupKernel for Plan<'_> {
         if let (true, Some(p)) = (const { kind::<K>() == RGBA8 }, self.trilinear_copy()) {
             return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
         }
+        // A depth compare of one level filtered linearly both ways (a
+        // shadow map's PCF, [`Plan::pcf_copy`]).
+        #[cfg(not(debug_assertions))]
+        if let (true, Some(p)) = (
+            const { K == DEPTH32_S || K == DEPTH_UNORM_S },
+            self.pcf_copy(),
+        ) {
+            return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
+        }
         // Integer filtering of linear words repeated on both axes, with the
         // LOD per quad ([`Plan::int_copy`]): with the fixed-point
         // footprint (truncated fractions) one copy between two levels and
@@ -1146,9 +1155,37 @@ impl Plan<'_> {
     }
 }
 
-/// The integer plan copy of optimized builds ([`GroupKernel::groups`]).
+/// The depth-compare and integer plan copies of optimized builds
+/// ([`GroupKernel::groups`]).
 #[cfg(not(debug_assertions))]
 impl Plan<'_> {
+    /// Where the plan's result does not depend on lambda
+    /// ([`Plan::lod_free`]: one level, one filter both ways, no
+    /// anisotropy) and that filter is linear, a copy with those fields
+    /// written as constants (as [`Plan::near_copy`]), no cube: the
+    /// depth-compare kernel it runs drops its per-vector branches on the
+    /// filter and the LOD.
+    #[inline(always)]
+    fn pcf_copy(&self) -> Option<Self> {
+        let qualifies =
+            self.lod_free && self.mag_linear && self.min_linear && !self.cube && self.top == 0;
+        if !qualifies {
+            return None;
+        }
+        Some(Plan {
+            lod_free: true,
+            nearest: false,
+            mag_linear: true,
+            min_linear: true,
+            cube: false,
+            seamless: false,
+            aniso: None,
+            q: 0.0,
+            top: 0,
+            ..*self
+        })
+    }
+
     /// Where the plan filters 8-bit codes in integers, with the
     /// fixed-point footprint ([`int_taps`]: 8 truncated fraction bits)
     /// where `fixed` and the general one ([`level_taps`]: `D3D11`'s
