@@ -165,6 +165,13 @@ pub(crate) trait Iv:
     /// The low byte of every lane as UNORM8: `code / 255`, correctly
     /// rounded (the format crate's values).
     fn unorm8(self) -> Self::F;
+    /// The byte `shift` bits up of every lane as UNORM8, `(self >>
+    /// shift).unorm8()`: the same bits, in fewer instructions where the
+    /// level has them for `shift` 0, 8, 16 or 24.
+    #[inline(always)]
+    fn unorm8_at(self, shift: i32) -> Self::F {
+        self.shr(shift).unorm8()
+    }
     /// The lanes, into the first `N` values of `out`.
     fn write(self, out: &mut [i32]);
     /// Whether each lane is not zero.
@@ -726,7 +733,7 @@ mod level_tests {
     impl LaneKernel for Ops {
         type Out = Vec<[u32; 16]>;
         fn run<L: Lanes>(self, l: L) -> Vec<[u32; 16]> {
-            let mut out = vec![[0u32; 16]; 40];
+            let mut out = vec![[0u32; 16]; 46];
             for base in (0..16).step_by(L::N) {
                 let (a, b) = (l.load(&self.a[base..]), l.load(&self.b[base..]));
                 let k = l.load_i(&self.k[base..]);
@@ -768,6 +775,10 @@ mod level_tests {
                         (k.shr(12) & l.i(0xfff)).to_f32(),
                         (k.shr(24) & l.i(0xff)).to_f32(),
                     ),
+                    k.unorm8_at(0),
+                    k.unorm8_at(8),
+                    k.unorm8_at(16),
+                    k.unorm8_at(24),
                 ];
                 let is = [
                     k + ki,
@@ -783,6 +794,8 @@ mod level_tests {
                     k.shr_u(3),
                     k.shr_u(31),
                 ];
+                // (Every result has its slot: `zip` would drop the last.)
+                assert_eq!(fs.len() + is.len(), out.len());
                 for (o, v) in out.iter_mut().zip(fs) {
                     let mut t = [0.0f32; 16];
                     l.store(v, &mut t[base..]);
@@ -966,6 +979,39 @@ mod level_tests {
                 for (i, &bits) in got[22].iter().enumerate() {
                     let c = (16 * chunk + i) as u8;
                     assert_eq!(f32::from_bits(bits), f32::from(c) / 255.0, "{level:?} {c}");
+                }
+            }
+        }
+    }
+
+    /// `unorm8_at`: every code in every byte of a lane, the other bytes
+    /// set (a code in the top byte makes the lane negative), at every
+    /// level: exactly `code / 255`.
+    #[test]
+    fn unorm8_at_is_the_correctly_rounded_quotient_of_every_byte() {
+        for byte in 0..4 {
+            for chunk in 0..16 {
+                let k: [i32; 16] = std::array::from_fn(|i| {
+                    let c = (16 * chunk + i) as u32;
+                    ((c << (8 * byte)) | (0xa5c3_5aff & !(0xff << (8 * byte)))) as i32
+                });
+                for level in SimdLevel::ALL {
+                    let got = run_at(
+                        level,
+                        Ops {
+                            a: [1.0; 16],
+                            b: [1.0; 16],
+                            k,
+                        },
+                    );
+                    for (i, &bits) in got[30 + byte].iter().enumerate() {
+                        let c = (16 * chunk + i) as u8;
+                        assert_eq!(
+                            f32::from_bits(bits),
+                            f32::from(c) / 255.0,
+                            "{level:?} byte {byte} code {c}"
+                        );
+                    }
                 }
             }
         }

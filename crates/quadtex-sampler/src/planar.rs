@@ -2054,11 +2054,20 @@ const MAX_LANES: usize = 16;
 /// crate's UNORM8 values), or its sRGB table for colour channels.
 #[inline(always)]
 fn decode<L: Lanes>(l: L, p: &Plan<'_>, words: L::I) -> [L::F; 4] {
-    let (r, g, b, a) = (words, words.shr(8), words.shr(16), words.shr(24));
     if p.srgb {
-        [l.srgb(r), l.srgb(g), l.srgb(b), a.unorm8()]
+        [
+            l.srgb(words),
+            l.srgb(words.shr(8)),
+            l.srgb(words.shr(16)),
+            words.unorm8_at(24),
+        ]
     } else {
-        [r.unorm8(), g.unorm8(), b.unorm8(), a.unorm8()]
+        [
+            words.unorm8_at(0),
+            words.unorm8_at(8),
+            words.unorm8_at(16),
+            words.unorm8_at(24),
+        ]
     }
 }
 
@@ -4167,13 +4176,12 @@ fn word_one<L: Lanes, const K: u8>(
 /// alone: the byte `shift` bits up, as sRGB where `srgb` ([`Pick`]).
 #[inline(always)]
 fn rgba8_channel<L: Lanes>(l: L, words: L::I, shift: i32, srgb: bool) -> L::F {
-    // One shift by a uniform count (`unorm8` and `srgb` read the low
-    // byte), not a branch per call.
-    let code = words.shr(shift);
+    // (`srgb` reads the low byte; `unorm8_at` takes the count, uniform
+    // over the call.)
     if srgb {
-        l.srgb(code)
+        l.srgb(words.shr(shift))
     } else {
-        code.unorm8()
+        words.unorm8_at(shift)
     }
 }
 

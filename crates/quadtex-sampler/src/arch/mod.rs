@@ -1192,6 +1192,37 @@ pub(crate) mod x86 {
             (same == 0xffff).then(|| avx!(_mm_cvtsi128_si32(_mm512_castsi512_si128(self.0))))
         }
         #[inline(always)]
+        fn unorm8_at(self, shift: i32) -> Fz {
+            if !matches!(shift, 0 | 8 | 16 | 24) {
+                return self.shr(shift).unorm8();
+            }
+            // The code's byte into all four bytes of its lane (`vpshufb`
+            // stays inside each 128-bit quarter, lane `j` of a quarter at
+            // its bytes `4j..4j + 4`): `m = c * 0x01010101`, and `c / 255
+            // = (m + c / 255) / 2^32`. For a code of `b >= 1` bits `m` has
+            // `24 + b`: f32 drops its low `b`, which are `c`, at least half
+            // of the `2^b` step, and `c / 255 > 0` lies above that, so the
+            // quotient rounds to the next f32 above `m` (`2^32` itself for
+            // 255): `m` converted rounding up, the correctly rounded `c /
+            // 255` once scaled by `2^-32` (exact). Tested on every code in
+            // every byte (`lanes::tests`). AVX2 keeps the shift and mask:
+            // it has neither conversion, and a `vpshufb` for the shift ran
+            // trilinear 4-8% slower there (alternating `quadtex profile`
+            // runs, `QUADTEX_SIMD=avx2`, an Intel Xeon).
+            let at = avx!(_mm512_add_epi32(
+                _mm512_set1_epi32((shift / 8) * 0x0101_0101),
+                _mm512_set4_epi32(0x0c0c_0c0c, 0x0808_0808, 0x0404_0404, 0)
+            ));
+            let m = avx!(_mm512_shuffle_epi8(self.0, at));
+            let up = avx!(_mm512_cvt_roundepu32_ps::<
+                { _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC },
+            >(m));
+            Fz(avx!(_mm512_mul_ps(
+                up,
+                _mm512_set1_ps(1.0 / 4_294_967_296.0)
+            )))
+        }
+        #[inline(always)]
         fn unorm8(self) -> Fz {
             // As `Iy::unorm8`: `fma(c, hi, c * lo)`.
             let c = avx!(_mm512_cvtepi32_ps(_mm512_and_si512(
