@@ -2282,6 +2282,14 @@ fn decode_chans<L: Lanes>(l: L, p: &Plan<'_>, ch: &[Chan; 4], at: L::I) -> [L::F
 fn chan<L: Lanes>(l: L, c: Chan, w: &[L::I; 4]) -> L::F {
     match c {
         Chan::Const(v) => l.f(v),
+        // An 8-bit code on a byte boundary: `unorm8_at`, the same
+        // correctly rounded quotient as the division.
+        Chan::Unorm {
+            word,
+            shift: shift @ (0 | 8 | 16 | 24),
+            mask: 0xff,
+            ..
+        } => w[usize::from(word)].unorm8_at(i32::from(shift)),
         Chan::Unorm {
             word,
             shift,
@@ -3916,7 +3924,17 @@ fn aniso_levels<L: Lanes, const K: u8>(
                     moved.select(clamp01(l, st.1), st.1),
                 );
             }
-            let v = filter_level::<L, K>(l, p, &lv, lod.linear, st, dref)?;
+            // 8-bit words off a cube and without a border (no seam, no
+            // border texel, no signed texel): the simple kernel's reads
+            // and sums, the same bits with none of the general
+            // footprint's edge facts kept across the tap.
+            let v = if const { kind::<K>() == RGBA8 } && !p.cube && p.border_raw.is_none() {
+                let t = level_taps::<L, K>(l, p, &lv, lod.linear, st)?;
+                let words = simple_words(l, p, &lv, &t);
+                simple_weigh::<L, K>(l, p, &t, words, dref)
+            } else {
+                filter_level::<L, K>(l, p, &lv, lod.linear, st, dref)?
+            };
             let live = on & weighted;
             for c in 0..4 {
                 if c < channels {
