@@ -2754,6 +2754,41 @@ fn weigh<L: Lanes, const K: u8>(
         4
     };
     let mut acc = [l.f(-0.0); 4];
+    // One-channel kinds read without a compare (R32F, depth) give every
+    // texel `(v, 0, 0, 1)` ([`word_texel`]; no border colour replaces
+    // one, no seam averages them): G and B sum `w * 0 = +0` (weights are
+    // never negative), so they are +0 once a term is in and the start's
+    // -0 before; A sums `w * 1 = w`. Written so, the same bits, without
+    // two channels' products and sums and A's products.
+    if const { kind::<K>() == R32F || is_depth::<K>() }
+        && p.compare.is_none()
+        && border.is_none()
+        && !taps.seam
+    {
+        let mut any = l.m(false);
+        for ky in 0..2 {
+            for kx in 0..2 {
+                if p.nearest && (kx, ky) != (0, 0) {
+                    continue;
+                }
+                let w = wts[0][kx] * wts[1][ky];
+                let v = texels[2 * ky + kx][0];
+                if signed {
+                    // `filter_level` skips zero-weight terms.
+                    let live = w.eq(l.f(0.0)).not();
+                    acc[0] = live.select(acc[0] + w * v, acc[0]);
+                    acc[3] = live.select(acc[3] + w, acc[3]);
+                    any = any | live;
+                } else {
+                    acc[0] = acc[0] + w * v;
+                    acc[3] = acc[3] + w;
+                    any = l.m(true);
+                }
+            }
+        }
+        let zero = any.select(l.f(0.0), l.f(-0.0));
+        return [acc[0], zero, zero, acc[3]];
+    }
     for ky in 0..2 {
         for kx in 0..2 {
             if p.nearest && (kx, ky) != (0, 0) {
