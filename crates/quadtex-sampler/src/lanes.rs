@@ -962,20 +962,25 @@ mod level_tests {
         }
     }
 
+    /// [`Ops`] at `level` on the i32 lanes `k` (the f32 lanes all 1).
+    fn int_ops(level: SimdLevel, k: [i32; 16]) -> Vec<[u32; 16]> {
+        run_at(
+            level,
+            Ops {
+                a: [1.0; 16],
+                b: [1.0; 16],
+                k,
+            },
+        )
+    }
+
     /// Every 8-bit code at every level: exactly `code / 255`.
     #[test]
     fn unorm8_is_the_correctly_rounded_quotient_at_every_level() {
         for chunk in 0..16 {
             let k: [i32; 16] = std::array::from_fn(|i| (16 * chunk + i) as i32 | 0x5a00);
             for level in SimdLevel::ALL {
-                let got = run_at(
-                    level,
-                    Ops {
-                        a: [1.0; 16],
-                        b: [1.0; 16],
-                        k,
-                    },
-                );
+                let got = int_ops(level, k);
                 for (i, &bits) in got[22].iter().enumerate() {
                     let c = (16 * chunk + i) as u8;
                     assert_eq!(f32::from_bits(bits), f32::from(c) / 255.0, "{level:?} {c}");
@@ -996,14 +1001,7 @@ mod level_tests {
                     ((c << (8 * byte)) | (0xa5c3_5aff & !(0xff << (8 * byte)))) as i32
                 });
                 for level in SimdLevel::ALL {
-                    let got = run_at(
-                        level,
-                        Ops {
-                            a: [1.0; 16],
-                            b: [1.0; 16],
-                            k,
-                        },
-                    );
+                    let got = int_ops(level, k);
                     for (i, &bits) in got[30 + byte].iter().enumerate() {
                         let c = (16 * chunk + i) as u8;
                         assert_eq!(
