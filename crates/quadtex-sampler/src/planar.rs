@@ -418,7 +418,8 @@ pub(crate) struct Plan<'a> {
     lod_frac: Option<f32>,
     weight_frac: Option<f32>,
     /// Integer filtering's footprint in fixed point applies ([`int_taps`]):
-    /// 8 truncated fraction bits, and not both filters nearest.
+    /// 8 fraction bits (truncated or rounded), and not both filters
+    /// nearest.
     int_fixed: bool,
     frac_round: FracRound,
     offset: [f32; 2],
@@ -784,9 +785,7 @@ impl<'a> Plan<'a> {
             min_lod_clamp: view.min_lod_clamp,
             lod_frac: p.lod_frac_bits.map(frac_scale),
             weight_frac: p.weight_frac_bits.map(frac_scale),
-            int_fixed: p.weight_frac_bits == Some(8)
-                && p.frac_round == FracRound::Truncate
-                && !nearest,
+            int_fixed: p.weight_frac_bits == Some(8) && !nearest,
             frac_round: p.frac_round,
             // Cubes take no texel offset.
             offset: if cube {
@@ -1070,20 +1069,14 @@ impl GroupKernel for Plan<'_> {
             return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
         }
         // Integer filtering of linear words repeated on both axes, with the
-        // LOD per quad ([`Plan::int_copy`]): with the fixed-point
-        // footprint (truncated fractions) one copy between two levels and
-        // one on a nearest level; with the general one (rounded), one on
-        // a nearest level. (A copy for the general footprint between two
-        // levels ran `D3D11` trilinear 3% slower in `quadtex profile`.)
+        // LOD per quad and the fixed-point footprint ([`Plan::int_copy`]):
+        // one copy between two levels and one on a nearest level.
         #[cfg(not(debug_assertions))]
         if const { K == RGBA8_INT_S } {
-            if let Some(p) = self.int_copy(MipmapMode::Linear, true) {
+            if let Some(p) = self.int_copy(MipmapMode::Linear) {
                 return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
             }
-            if let Some(p) = self.int_copy(MipmapMode::Nearest, true) {
-                return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
-            }
-            if let Some(p) = self.int_copy(MipmapMode::Nearest, false) {
+            if let Some(p) = self.int_copy(MipmapMode::Nearest) {
                 return group_loop::<L, K, false>(l, &p, coords, out, (first, quads), call);
             }
         }
@@ -1186,21 +1179,19 @@ impl Plan<'_> {
         })
     }
 
-    /// Where the plan filters 8-bit codes in integers, with the
-    /// fixed-point footprint ([`int_taps`]: 8 truncated fraction bits)
-    /// where `fixed` and the general one ([`level_taps`]: `D3D11`'s
-    /// rounded fractions) where not, linearly both ways with mipmap mode
-    /// `mipmap`, the LOD from coarse derivatives (no fine derivatives,
-    /// fixed LOD, base level or explicit LOD), on a view that is not a
-    /// cube, an array or
+    /// Where the plan filters 8-bit codes in integers with the
+    /// fixed-point footprint ([`int_taps`]: 8 fraction bits, truncated or
+    /// rounded), linearly both ways with mipmap mode `mipmap`, the LOD
+    /// from coarse derivatives (no fine derivatives, fixed LOD, base
+    /// level or explicit LOD), on a view that is not a cube, an array or
     /// anisotropic, whose texels are words in a linear layout
     /// ([`Plan::pairs`]) repeated on both axes: a copy with those fields
     /// written as constants (as [`Plan::near_copy`]). The kernel it runs
     /// drops its per-vector branches on the footprint's form, the
     /// layout's tiles, the address modes and the layers.
     #[inline(always)]
-    fn int_copy(&self, mipmap: MipmapMode, fixed: bool) -> Option<Self> {
-        let qualifies = self.int_fixed == fixed
+    fn int_copy(&self, mipmap: MipmapMode) -> Option<Self> {
+        let qualifies = self.int_fixed
             && self.pairs
             && self.mag_linear
             && self.min_linear
@@ -1217,7 +1208,7 @@ impl Plan<'_> {
             return None;
         }
         Some(Plan {
-            int_fixed: fixed,
+            int_fixed: true,
             pairs: true,
             // (`pairs` holds only for tiles of one texel, whose share
             // tables are not read.)
@@ -2910,15 +2901,21 @@ fn filter_level_int<L: Lanes, const K: u8>(
     Some(sum)
 }
 
-/// [`level_taps`] for integer filtering with 8 truncated fraction bits,
-/// in fixed point: `X = floor(x * 256)` (exact: a power-of-two scale,
-/// then `floor`) is `256 floor(x) + floor(256 frac(x))`, so `X >> 8` is
-/// the first tap's index and `X & 255` the quantized fraction in 256ths,
-/// the reference's values without a second `floor` and the weights'
-/// conversions. The taps' block indices, the second column's weight
-/// (`i32`) and the rows' weights (f32), or `None` where the fixed-point
-/// form does not apply (other fraction rules, or a lane with `|x| >=
-/// 2^23`, NaN included): [`level_taps`] then.
+/// [`level_taps`] for integer filtering with 8 fraction bits, in fixed
+/// point: `X = floor(x * 256)` (exact: a power-of-two scale, then
+/// `floor`) is `256 floor(x) + floor(256 frac(x))`, so `X >> 8` is the
+/// first tap's index and `X & 255` the quantized fraction in 256ths, the
+/// reference's values without a second `floor` and the weights'
+/// conversions. Rounded fractions (`D3D11`) take `X = rne(x * 256)` on
+/// linear lanes: `256 floor(x)` is an even integer, so `X` is `256
+/// floor(x) + rne(256 frac(x))` (ties go to the same neighbour), and
+/// where the fraction rounds up to 256ths' 256 (the reference's weights
+/// 0 and 1 on taps `i0`, `i0 + 1`) `X` names taps `i0 + 1`, `i0 + 2`
+/// with weights 1 and 0: the same exact integer sum, as no border or
+/// other texel that is not a code takes part in integer filtering. The
+/// taps' block indices, the second column's weight (`i32`) and the
+/// rows' weights (f32), or `None` where the fixed-point form does not
+/// apply (a lane with `|x| >= 2^23`, NaN included): [`level_taps`] then.
 #[inline(always)]
 fn int_taps<L: Lanes, const K: u8>(
     l: L,
@@ -2940,7 +2937,13 @@ fn int_taps<L: Lanes, const K: u8>(
         if !x.abs().lt(l.f(2_147_483_648.0)).all() {
             return None;
         }
-        let fixed = x.floor().to_i32();
+        let fixed = if p.frac_round == FracRound::Rne {
+            // (Nearest lanes take `floor(u)`: `floor(256 u) >> 8`.)
+            linear.select(x.round_ties_even(), x.floor())
+        } else {
+            x.floor()
+        }
+        .to_i32();
         let i0 = fixed.shr(8);
         // `lin` is -1 on linear lanes: their second index is one on, and
         // only they weigh a fraction.

@@ -908,6 +908,105 @@ fn planar_integer_filtering_rounds_each_level_to_8_8_half_up() {
     }
 }
 
+/// Rounded fractions in integer filtering (`D3D11`, 8 bits rounded to
+/// nearest even) on the kernel's fixed-point footprint: a fraction of
+/// 255.5/256 rounds to 256/256 (the tie goes to the even 256), so the
+/// filtered value is the second texel's code exactly (at the level's end
+/// too, where that texel wraps to column 0); 254.5/256 rounds to 254 (the
+/// even side), 0.25/256 to 0. Truncated (`NV_SASS`) the first gives the
+/// weights 1/256 and 255/256. Every SIMD level, on the kernel, and the
+/// reference agrees lane by lane.
+#[test]
+fn planar_integer_filtering_rounds_fractions_to_even_and_up_to_the_next_texel() {
+    // Two levels, so that the LOD is not fixed and the kernel's copies
+    // for linear repeated words take the calls (level 1 is not read:
+    // zero derivatives pick level 0).
+    let desc = TextureDesc::d2(F::Rgba8Unorm, 4, 4).with_levels(2);
+    // Texel (x, y): R = 10 + 20x + 3y, G = 200 - 30x, B = 7x + 1, A = 255.
+    let code = |x: u32, y: u32| [10 + 20 * x + 3 * y, 200 - 30 * x, 7 * x + 1, 255];
+    let mut bytes: Vec<u8> = (0..16)
+        .flat_map(|i| code(i % 4, i / 4).map(|c| c as u8))
+        .collect();
+    bytes.extend([9u8; 16]);
+    let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Linear, &bytes).unwrap());
+    let view = TextureHeader::new(tex);
+    let smp = SamplerHeader {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        address: [AddressMode::Repeat; 3],
+        ..Default::default()
+    };
+    // x = s * 4 - 1/2 per quad pattern; y = t * 4 - 1/2 = 1 (row 1 alone).
+    let xs = [
+        1.0 + 511.0 / 512.0,
+        3.0 + 511.0 / 512.0,
+        1.0 + 509.0 / 512.0,
+        2.0 + 1.0 / 1024.0,
+    ];
+    let t0 = 1.5f32 / 4.0;
+    // (first column, second column, second column's weight in 256ths).
+    let d3d = [(1, 2, 256), (3, 0, 256), (1, 2, 254), (2, 3, 0)];
+    let sass = [(1, 2, 255), (3, 0, 255), (1, 2, 254), (2, 3, 0)];
+    let cases = [(Profile::D3D11, d3d), (Profile::NV_SASS, sass)];
+    for ((profile, taps), mipmap_mode) in cases
+        .into_iter()
+        .flat_map(|c| [MipmapMode::Nearest, MipmapMode::Linear].map(|m| (c, m)))
+    {
+        let smp = SamplerHeader { mipmap_mode, ..smp };
+        assert!(integer_filtering(&view, &smp, &profile));
+        for level in levels() {
+            let mut unit = QuadSampler::new(&view, &smp, &profile);
+            unit.set_simd_level(level);
+            let n = 4 * level.lanes();
+            let s: Vec<f32> = (0..4 * n).map(|i| (xs[(i / 4) % 4] + 0.5) / 4.0).collect();
+            let t = vec![t0; 4 * n];
+            let mut o = [(); 4].map(|_| vec![0.0f32; 4 * n]);
+            let args = SampleArgs {
+                derivatives: Some(Derivatives::Coarse),
+                ..Default::default()
+            };
+            unit.sample_planar(
+                &args,
+                &QuadCoords {
+                    s: &s,
+                    t: &t,
+                    ..Default::default()
+                },
+                &mut planes(&mut o),
+            );
+            assert_eq!(unit.planar_kernel_quads(), n, "{profile:?} {level:?}");
+            for i in 0..4 * n {
+                let (x0, x1, w1) = taps[(i / 4) % 4];
+                let (c0, c1) = (code(x0, 1), code(x1, 1));
+                for c in 0..4 {
+                    // One level at 8.8: `(256 - w1) c0 + w1 c1` over 255 * 256,
+                    // one correctly rounded division of exact integers.
+                    let v = (256 - w1) * c0[c] + w1 * c1[c];
+                    let want = v as f32 / 65_280.0;
+                    assert_eq!(o[c][i], want, "{profile:?} {level:?} lane {i} channel {c}");
+                }
+            }
+            for (k, &x) in xs.iter().enumerate() {
+                let q = Quad::new([[(x + 0.5) / 4.0, t0, 0.0, 0.0]; 4]);
+                let r = reference::sample(&view, &smp, &profile, &args, &q);
+                let r = r.texels[0].unwrap().to_f32();
+                for c in 0..4 {
+                    assert_eq!(
+                        r[c],
+                        o[c][4 * k],
+                        "reference, {profile:?} quad {k} channel {c}"
+                    );
+                }
+            }
+        }
+    }
+    // The round-up lands on the second texel's code exactly.
+    assert_eq!(
+        (256 * code(2, 1)[0]) as f32 / 65_280.0,
+        code(2, 1)[0] as f32 / 255.0
+    );
+}
+
 /// A random gather for `case`: component, AOFFI or PTP offsets, and the
 /// case's depth references.
 fn random_gather(rng: &mut Rng, case: &Case) -> GatherArgs {
