@@ -100,6 +100,12 @@ enum Command {
         /// is not a power of two makes `repeat` wrap by a remainder.
         #[arg(long)]
         size: Option<u32>,
+        /// What the texels hold: values (random values of the format; the
+        /// float formats' finite normal numbers in [0.5, 1)) or bits
+        /// (random bytes, float patterns with subnormals, infinities and
+        /// NaNs among them).
+        #[arg(long, default_value = "values")]
+        texels: String,
     },
 }
 
@@ -147,9 +153,10 @@ fn main() -> ExitCode {
             simd,
             layout,
             size,
+            texels,
         } => profile(
             &op,
-            [&filter, &format, &kind, &layout],
+            [&filter, &format, &kind, &layout, &texels],
             size,
             seconds,
             &name,
@@ -311,7 +318,7 @@ fn print_info(file: &std::path::Path, tex: &Texture) {
 /// `quadtex profile`: one line of figures, or a one-line error (exit 2).
 fn profile(
     op: &str,
-    [filter, format, kind, layout]: [&str; 4],
+    [filter, format, kind, layout, texels]: [&str; 5],
     size: Option<u32>,
     seconds: f64,
     profile_name: &str,
@@ -357,7 +364,11 @@ fn profile(
             return ExitCode::from(2);
         }
     };
-    let w = match quadtex::profile::Workload::sized(filter, format, kind, layout, size) {
+    let Some(texels) = quadtex::profile::Texels::parse(texels) else {
+        eprintln!("quadtex: unknown texels `{texels}` (values, bits)");
+        return ExitCode::from(2);
+    };
+    let w = match quadtex::profile::Workload::sized(filter, format, kind, layout, size, texels) {
         Ok(w) => w,
         Err(e) => {
             eprintln!("quadtex: {e}");
@@ -371,13 +382,14 @@ fn profile(
         std::time::Duration::from_secs_f64(seconds),
     );
     println!(
-        "{op} {filter}/{format}/{kind}: {:.2} Mquads/s = {:.1} Mpixels/s (1 thread; isa {}; texel loads {}; profile {profile_name}; layout {}; size {}; build target features: {}; checksum {sum:.1})",
+        "{op} {filter}/{format}/{kind}: {:.2} Mquads/s = {:.1} Mpixels/s (1 thread; isa {}; texel loads {}; profile {profile_name}; layout {}; size {}; texels {}; build target features: {}; checksum {sum:.1})",
         qps / 1e6,
         qps * 4.0 / 1e6,
         level.name(),
         quadtex_sampler::cpu::texel_loads().name(),
         layout.name(),
         w.view.texture.desc().width,
+        texels.name(),
         quadtex::profile::target_features()
     );
     ExitCode::SUCCESS

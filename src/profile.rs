@@ -4,7 +4,7 @@
 //!
 //! The workload is `benches/sample.rs`'s: a 256x256-pixel screen region
 //! (16,384 quads) minifying about 1.6:1 with a slight rotation (8:1 for
-//! `aniso16`), seeded random texel bytes in a tiled mipmapped texture
+//! `aniso16`), seeded random texels ([`Texels`]) in a mipmapped texture
 //! (1024^2 2D, 256^2 cube faces, 512^2 x 4 layers), implicit coarse
 //! derivatives, one thread, the profile and SIMD level given (default
 //! `Profile::VULKAN` and the best level the CPU has).
@@ -67,6 +67,71 @@ impl Op {
             _ => return None,
         })
     }
+}
+
+/// What a profile workload's texels hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Texels {
+    /// Seeded random values of the format: for the 8-bit, BC and UNORM
+    /// depth formats random bytes (every byte pattern is a value), for
+    /// the float formats (RGBA16F, R32F, RGBA32F, D32F) random finite
+    /// normal numbers in `[0.5, 1)` (a random sign-exponent-mantissa
+    /// pattern is a subnormal in one texel of 256 and NaN or infinite in
+    /// about one of 256, which a float texture a renderer samples does
+    /// not hold; Intel cores take a microcode assist for every subnormal
+    /// operand of a multiply).
+    Values,
+    /// Seeded random bytes for every format, float patterns included
+    /// (subnormals, infinities and NaNs among them).
+    Bits,
+}
+
+impl Texels {
+    /// `values` or `bits`.
+    pub fn parse(name: &str) -> Option<Texels> {
+        match name {
+            "values" => Some(Texels::Values),
+            "bits" => Some(Texels::Bits),
+            _ => None,
+        }
+    }
+
+    /// The name [`Texels::parse`] takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Texels::Values => "values",
+            Texels::Bits => "bits",
+        }
+    }
+}
+
+/// Seeded random bytes of a texture of `format`, `n` bytes, as
+/// [`Texels`] says: each byte `i` from the multiplicative hash of `i`,
+/// and for [`Texels::Values`] the float formats' words and halves given
+/// the sign and exponent of `[0.5, 1)` (the hash's bits as mantissa).
+fn texel_bytes(format: TextureFormat, n: usize, texels: Texels) -> Vec<u8> {
+    let mut bytes: Vec<u8> = (0..n)
+        .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+        .collect();
+    if texels == Texels::Bits {
+        return bytes;
+    }
+    match format {
+        TextureFormat::R32Float | TextureFormat::Rgba32Float | TextureFormat::Depth32Float => {
+            for w in bytes.chunks_exact_mut(4) {
+                let m = u32::from_le_bytes([w[0], w[1], w[2], w[3]]) & 0x007f_ffff;
+                w.copy_from_slice(&(0x3f00_0000 | m).to_le_bytes());
+            }
+        }
+        TextureFormat::Rgba16Float => {
+            for h in bytes.chunks_exact_mut(2) {
+                let m = u16::from_le_bytes([h[0], h[1]]) & 0x03ff;
+                h.copy_from_slice(&(0x3800 | m).to_le_bytes());
+            }
+        }
+        _ => {}
+    }
+    bytes
 }
 
 /// A profiling workload: the view, sampler and quads of one configuration.
@@ -135,20 +200,22 @@ impl Workload {
         kind: &str,
         layout: Layout,
     ) -> Result<Workload, ProfileError> {
-        Workload::sized(filter, format, kind, layout, None)
+        Workload::sized(filter, format, kind, layout, None, Texels::Values)
     }
 
     /// [`Workload::with_layout`] with the texture `size` texels wide and
     /// high (cube faces `size` square; `None`: 1024 for 2D, 512 for the
     /// 2D array's layers, 256 for cube faces). The quads' derivatives
     /// scale with it, so the footprints stay the same in texels; a size
-    /// that is not a power of two makes `repeat` take its remainder.
+    /// that is not a power of two makes `repeat` take its remainder. The
+    /// texels hold what `texels` says.
     pub fn sized(
         filter: &str,
         format: &str,
         kind: &str,
         layout: Layout,
         size: Option<u32>,
+        texels: Texels,
     ) -> Result<Workload, ProfileError> {
         if let Some(n) = size.filter(|n| !(1..=16_384).contains(n)) {
             return Err(ProfileError::Size(n));
@@ -197,9 +264,7 @@ impl Workload {
             return Err(ProfileError::Bytes(n));
         }
         let n = usize::try_from(n).map_err(|_| ProfileError::TooLarge)?;
-        let bytes: Vec<u8> = (0..n)
-            .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
-            .collect();
+        let bytes = texel_bytes(fmt, n, texels);
         let tex = Arc::new(Texture::from_linear_bytes(desc, layout, &bytes)?);
         let view = TextureHeader::new(tex);
         let smp = SamplerHeader {

@@ -396,6 +396,19 @@ fn profile_prints_throughput_and_rejects_unknown_names() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("size 1000;"));
     let out = quadtex(&["profile", "--kind", "cube", "--seconds", "0.02"]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("size 256;"));
+    // Float texels as values by default, as random bit patterns on demand.
+    let out = quadtex(&["profile", "--format", "r32f", "--seconds", "0.02"]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("texels values;"));
+    let out = quadtex(&[
+        "profile",
+        "--format",
+        "r32f",
+        "--texels",
+        "bits",
+        "--seconds",
+        "0.02",
+    ]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("texels bits;"));
     for args in [
         vec!["profile", "--op", "texture"],
         vec!["profile", "--layout", "morton"],
@@ -408,6 +421,7 @@ fn profile_prints_throughput_and_rejects_unknown_names() {
         vec!["profile", "--filter", "cubic"],
         vec!["profile", "--format", "rgb565"],
         vec!["profile", "--kind", "3d"],
+        vec!["profile", "--texels", "noise"],
         vec!["profile", "--seconds", "-1"],
     ] {
         let out = quadtex(&args);
