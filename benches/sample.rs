@@ -7,8 +7,9 @@
 //! coordinates minify by about 1.6 texels per pixel (lambda ~ 0.7) with a
 //! slight rotation, as a textured surface at a moderate distance; the
 //! anisotropic workload stretches the footprint 8:1 like a ground plane.
-//! Texel data are seeded random bytes (random BC blocks decode like any
-//! others). Implicit coarse derivatives, `Profile::VULKAN`.
+//! Texel data are seeded random values of the format (random bytes:
+//! random BC blocks decode like any others; the float formats' random
+//! finite normal numbers, `quadtex::profile::random_values`). Implicit coarse derivatives, `Profile::VULKAN`.
 //!
 //! Each group has two functions: `quads` calls `QuadSampler::sample` once
 //! per quad (a `QuadResult` per quad); `tile` hands the whole tile to
@@ -42,7 +43,7 @@ fn texture(kind: TextureKind, format: TextureFormat) -> Arc<Texture> {
     };
     let n = desc.total_bytes().unwrap() as usize;
     let mut s = 0x9e37_79b9_7f4a_7c15u64;
-    let bytes: Vec<u8> = (0..n)
+    let mut bytes: Vec<u8> = (0..n)
         .map(|_| {
             s ^= s << 13;
             s ^= s >> 7;
@@ -50,6 +51,7 @@ fn texture(kind: TextureKind, format: TextureFormat) -> Arc<Texture> {
             s as u8
         })
         .collect();
+    quadtex::profile::random_values(format, &mut bytes);
     Arc::new(Texture::from_linear_bytes(desc, Layout::Linear, &bytes).unwrap())
 }
 

@@ -107,15 +107,23 @@ impl Texels {
 
 /// Seeded random bytes of a texture of `format`, `n` bytes, as
 /// [`Texels`] says: each byte `i` from the multiplicative hash of `i`,
-/// and for [`Texels::Values`] the float formats' words and halves given
-/// the sign and exponent of `[0.5, 1)` (the hash's bits as mantissa).
+/// made values by [`random_values`] for [`Texels::Values`].
 fn texel_bytes(format: TextureFormat, n: usize, texels: Texels) -> Vec<u8> {
     let mut bytes: Vec<u8> = (0..n)
         .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
         .collect();
-    if texels == Texels::Bits {
-        return bytes;
+    if texels == Texels::Values {
+        random_values(format, &mut bytes);
     }
+    bytes
+}
+
+/// Random texel bytes of `format` made random values of it
+/// ([`Texels::Values`]): the float formats' words and halves (RGBA16F,
+/// R32F, RGBA32F, D32F) given the sign and exponent of `[0.5, 1)`, their
+/// random bits kept as the mantissa; the other formats' bytes are values
+/// as they are.
+pub fn random_values(format: TextureFormat, bytes: &mut [u8]) {
     match format {
         TextureFormat::R32Float | TextureFormat::Rgba32Float | TextureFormat::Depth32Float => {
             for w in bytes.chunks_exact_mut(4) {
@@ -131,7 +139,6 @@ fn texel_bytes(format: TextureFormat, n: usize, texels: Texels) -> Vec<u8> {
         }
         _ => {}
     }
-    bytes
 }
 
 /// A profiling workload: the view, sampler and quads of one configuration.
