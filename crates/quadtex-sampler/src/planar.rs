@@ -3216,6 +3216,20 @@ fn group_with<L: Lanes, const K: u8, const NEAR: bool>(
                 k = 4;
             }
         }
+        // A LOD per quad that picks one level above (and one below) for
+        // every quad of the group: those levels' fields once for the
+        // group, not a vector at a time.
+        if let (None, None, Some(q), false) = (&group_made, made, &quad_lod, p.array) {
+            if let (Some(hi), Some(lo)) = (q.hi.uniform(), q.lo.uniform()) {
+                let above = level_lanes(l, p, l.i(hi), l.i(0));
+                let below = if lo == hi {
+                    above
+                } else {
+                    level_lanes(l, p, l.i(lo), l.i(0))
+                };
+                group_made = Some([above, below]);
+            }
+        }
         let made = match &group_made {
             Some(g) => Some(g),
             None => made,
