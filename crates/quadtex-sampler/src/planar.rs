@@ -1032,11 +1032,13 @@ impl GroupKernel for Plan<'_> {
         // A kernel of its own where the levels come from the footprint's
         // exponent ([`NearLevels`]): in the shared one, that path's
         // registers slowed the others (valgrind: trilinear 139.3 -> 142.1
-        // instructions a pixel). Colour textures only (another copy of
-        // the kernel per kind costs build time; depth maps are mostly
-        // one level).
-        if let (true, Some(CallLod { near: Some(_), .. })) = (const { kind::<K>() == RGBA8 }, call)
-        {
+        // instructions a pixel). 8-bit colour textures only, filtered in
+        // f32 or in integers (another copy of the kernel per kind costs
+        // build time; depth maps are mostly one level).
+        if let (true, Some(CallLod { near: Some(_), .. })) = (
+            const { kind::<K>() == RGBA8 || kind::<K>() == RGBA8_INT },
+            call,
+        ) {
             // Nearest filtering both ways and linear both ways each with
             // its copy of the plan ([`Plan::near_copy`]), so that the
             // compiler drops the kernel's branches on the fields it
@@ -1090,7 +1092,9 @@ impl Plan<'_> {
     /// The plan with the fields that a plan with [`NearLevels`] has
     /// (`NearLevels::new` and `CallLod::new` take no other) written as
     /// constants: fine derivatives, a LOD that is not fixed, no base
-    /// level, cube, anisotropy, explicit LOD or LOD quantization, a
+    /// level, cube, anisotropy or explicit LOD (the LOD fraction bits
+    /// stay the plan's: the levels' shift and `select` near a boundary
+    /// read them), a
     /// nearest mipmap, one filter both ways (`nearest`: both nearest, or
     /// else both linear). Where the kernel runs on such a copy, the
     /// compiler drops the branches on these fields: its per-vector
@@ -1102,7 +1106,6 @@ impl Plan<'_> {
             mag_linear: !nearest,
             min_linear: !nearest,
             mipmap: MipmapMode::Nearest,
-            lod_frac: None,
             fine: true,
             lod_free: false,
             base_lod: false,
@@ -1849,7 +1852,7 @@ impl<L: Lanes> CallLod<L> {
 /// The nearest mip level of a pixel from its footprint without a
 /// logarithm, where the LOD only picks that level: fine derivatives, no
 /// anisotropy, `MipmapMode::Nearest`, one filter both ways, f32 LOD
-/// fractions and one bias on every lane. Then lambda is `t = bias +
+/// fractions or 1 to 12 fraction bits, and one bias on every lane. Then lambda is `t = bias +
 /// log2(m) / 2` (`m` the larger squared axis, [`squares`]), the clamps
 /// of [`select`] are one clamp of `t` to some `[lo, hi]`, and the level
 /// is `round(clamp(t, lo, hi))` (`ceil(d + 1/2) - 1` or `floor(d +
@@ -1864,6 +1867,17 @@ impl<L: Lanes> CallLod<L> {
 /// before. The margin is at least `log2(1 + 2^-13) / 2 = 8.8e-5` in `t`,
 /// nine times the roundings; the product `M` and `2^(2 bias + 1)` in f32
 /// move `log2(M)` by under `2^-22`.
+///
+/// With `b` LOD fraction bits (`s = 2^b`) the reference floors lambda to
+/// `floor(s t) / s` first. The level is then `j + 1` or more where
+/// `floor(s t) / s > j + 1/2` (`ceil(d + 1/2) - 1`), that is `floor(s t)
+/// >= s j + s / 2 + 1`, `t >= j + 1/2 + 1/s`; or where `floor(s t) / s >=
+/// j + 1/2` (`floor(d + 1/2)`), `t >= j + 1/2`. So the boundaries move
+/// by `delta = 1/s` or 0, and `2^(2 bias + 1 - 2 delta)` takes the
+/// place of `2^(2 bias + 1)` (rounded to f32: a relative 2^-24, far
+/// inside the margin). Up to 12 bits, `d` and `d + 1/2` (at most 16 and
+/// 17 significant bits below level 16) are exact in f32, so these are
+/// the reference's boundaries exactly.
 #[derive(Clone, Copy)]
 struct NearLevels<L: Lanes> {
     /// `2^(2 bias + 1)`.
@@ -1885,7 +1899,7 @@ impl<L: Lanes> NearLevels<L> {
             && !p.cube
             && p.aniso.is_none()
             && p.mipmap == MipmapMode::Nearest
-            && p.lod_frac.is_none()
+            && p.lod_frac.is_none_or(|sc| (2.0..=4096.0).contains(&sc))
             && p.mag_linear == p.min_linear
             && matches!(p.explicit, Explicit::None)
             && p.lod_plane != LodPlane::Bias
@@ -1895,7 +1909,12 @@ impl<L: Lanes> NearLevels<L> {
         if !qualifies {
             return None;
         }
-        let scale = (2.0 * f64::from(b) + 1.0).exp2() as f32;
+        // The boundaries' shift under LOD fraction bits (see above).
+        let delta = match (p.lod_frac, p.mip_nearest) {
+            (Some(sc), MipNearest::CeilMinusOne) => 1.0 / f64::from(sc),
+            _ => 0.0,
+        };
+        let scale = (2.0 * f64::from(b) + 1.0 - 2.0 * delta).exp2() as f32;
         if !scale.is_normal() {
             return None;
         }

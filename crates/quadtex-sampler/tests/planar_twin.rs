@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 use quadtex_format::{Layout, Texel, Texture, TextureDesc, TextureFormat as F, TextureKind as K};
 use quadtex_sampler::gather::gather_reference;
-use quadtex_sampler::profile::Derivatives;
+use quadtex_sampler::profile::{Derivatives, MipNearest};
 use quadtex_sampler::{
     integer_filtering, reference, AddressMode, BorderColor, CompareOp, Filter, GatherArgs,
     GatherOffsets, Lod, MipmapMode, PlanarOut, Profile, Quad, QuadCoords, QuadSampler, SampleArgs,
@@ -694,7 +694,8 @@ fn planar_one_level_views_equal_the_reference_at_every_simd_level() {
 /// Nearest-mip sampling under fine derivatives, where the kernel takes a
 /// pixel's level from the exponent of its footprint rather than from
 /// `log2` (one filter both ways, one bias): the reference's bits at every
-/// SIMD level for footprints on both sides of each level's boundary, from
+/// SIMD level for footprints on both sides of each level's boundary (the
+/// profile's: 8 LOD fraction bits move it), from
 /// one unit in the last place to 2^-9 away (the kernel takes `log2` within
 /// a relative 2^-13 below and 2^-12 above a boundary, its own path just
 /// outside; without that margin this test fails), and for footprints
@@ -723,6 +724,13 @@ fn planar_nearest_mip_levels_around_their_boundaries_equal_the_reference() {
             (d.width as f64, d.height as f64)
         };
         let bias = f64::from(case.smp.mip_lod_bias);
+        // A profile that floors lambda to `b` fraction bits and takes the
+        // level as `ceil(d + 1/2) - 1` (`NV_SASS`, `PTX`) moves each
+        // boundary up by `2^-b` (`t >= k - 1/2 + 2^-b`).
+        let shift = match (case.profile.lod_frac_bits, case.profile.mip_nearest) {
+            (Some(b), MipNearest::CeilMinusOne) => 1.0 / f64::from(1u32 << b),
+            _ => 0.0,
+        };
         // Relative distances of `m` from a boundary.
         let deltas = [
             0.0f64, 1.2e-7, -1.2e-7, 6.0e-8, 1.0e-6, -1.0e-6, 1.0e-4, -1.0e-4, 2.0e-4, -2.0e-4,
@@ -752,7 +760,8 @@ fn planar_nearest_mip_levels_around_their_boundaries_equal_the_reference() {
             } else {
                 0.0
             };
-            let m = (2.0 * (k + between) - 1.0 - 2.0 * bias).exp2() * (1.0 + rng.pick(&deltas));
+            let m =
+                (2.0 * (k + between + shift) - 1.0 - 2.0 * bias).exp2() * (1.0 + rng.pick(&deltas));
             // Texels a pixel along the longer axis, x or y.
             let r = match rng.below(200) {
                 0 => 0.0,
