@@ -1870,9 +1870,10 @@ impl<L: Lanes> CallLod<L> {
 ///
 /// With `b` LOD fraction bits (`s = 2^b`) the reference floors lambda to
 /// `floor(s t) / s` first. The level is then `j + 1` or more where
-/// `floor(s t) / s > j + 1/2` (`ceil(d + 1/2) - 1`), that is `floor(s t)
-/// >= s j + s / 2 + 1`, `t >= j + 1/2 + 1/s`; or where `floor(s t) / s >=
-/// j + 1/2` (`floor(d + 1/2)`), `t >= j + 1/2`. So the boundaries move
+/// `floor(s t) / s > j + 1/2` (`ceil(d + 1/2) - 1`), that is where
+/// `floor(s t)` is at least `s j + s / 2 + 1`, at `t` from
+/// `j + 1/2 + 1/s` on; or where `floor(s t) / s` is at least `j + 1/2`
+/// (`floor(d + 1/2)`), at `t` from `j + 1/2` on. So the boundaries move
 /// by `delta = 1/s` or 0, and `2^(2 bias + 1 - 2 delta)` takes the
 /// place of `2^(2 bias + 1)` (rounded to f32: a relative 2^-24, far
 /// inside the margin). Up to 12 bits, `d` and `d + 1/2` (at most 16 and
