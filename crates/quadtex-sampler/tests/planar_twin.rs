@@ -842,6 +842,26 @@ fn planar_bilinear_centre_of_a_2x2_texture_is_the_texel_mean() {
     }
 }
 
+/// `unit` sampling the planes `s` and `t` with implicit coarse
+/// derivatives: the four result planes and the arguments it took.
+fn sample_coarse(unit: &mut QuadSampler<'_>, s: &[f32], t: &[f32]) -> ([Vec<f32>; 4], SampleArgs) {
+    let mut o = [(); 4].map(|_| vec![0.0f32; s.len()]);
+    let args = SampleArgs {
+        derivatives: Some(Derivatives::Coarse),
+        ..Default::default()
+    };
+    unit.sample_planar(
+        &args,
+        &QuadCoords {
+            s,
+            t,
+            ..Default::default()
+        },
+        &mut planes(&mut o),
+    );
+    (o, args)
+}
+
 /// Pinned integer filtering (`docs/precision.md`): one texel of a 2x2
 /// RGBA8 texture has red code 1, the rest 0; bilinear weights of 1/256
 /// across and 128/256 (then 127/256) down make the sum `1 * 1 * 128`
@@ -878,20 +898,7 @@ fn planar_integer_filtering_rounds_each_level_to_8_8_half_up() {
             let t: Vec<f32> = (0..4 * n)
                 .map(|i| if (i / 4) % 2 == 0 { t_half } else { t_129 })
                 .collect();
-            let mut o = [(); 4].map(|_| vec![0.0f32; 4 * n]);
-            let args = SampleArgs {
-                derivatives: Some(Derivatives::Coarse),
-                ..Default::default()
-            };
-            unit.sample_planar(
-                &args,
-                &QuadCoords {
-                    s: &s,
-                    t: &t,
-                    ..Default::default()
-                },
-                &mut planes(&mut o),
-            );
+            let (o, args) = sample_coarse(&mut unit, &s, &t);
             assert_eq!(unit.planar_kernel_quads(), n);
             let (even, odd) = if int {
                 (256.0 / 16_711_680.0, 0.0)
@@ -969,20 +976,7 @@ fn planar_integer_filtering_rounds_fractions_to_even_and_up_to_the_next_texel() 
             let n = 4 * level.lanes();
             let s: Vec<f32> = (0..4 * n).map(|i| (xs[(i / 4) % 4] + 0.5) / 4.0).collect();
             let t = vec![t0; 4 * n];
-            let mut o = [(); 4].map(|_| vec![0.0f32; 4 * n]);
-            let args = SampleArgs {
-                derivatives: Some(Derivatives::Coarse),
-                ..Default::default()
-            };
-            unit.sample_planar(
-                &args,
-                &QuadCoords {
-                    s: &s,
-                    t: &t,
-                    ..Default::default()
-                },
-                &mut planes(&mut o),
-            );
+            let (o, args) = sample_coarse(&mut unit, &s, &t);
             assert_eq!(unit.planar_kernel_quads(), n, "{profile:?} {level:?}");
             for i in 0..4 * n {
                 let (x0, x1, w1) = taps[(i / 4) % 4];
