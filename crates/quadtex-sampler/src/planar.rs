@@ -1021,8 +1021,24 @@ impl GroupKernel for Plan<'_> {
     ) -> usize {
         let n = L::N;
         if const { !simple_2d::<K>() } {
-            // (Cubes and the other kinds take their LOD per lane.)
-            return one_by_one::<Self, L, K>(self, l, coords, out, first, quads);
+            // (Cubes and the other kinds take their LOD per lane; a cube
+            // takes the call's [`NearLevels`] where it has them.)
+            // (One call site of `group_with` for these kernels: each
+            // inlined copy costs build time.)
+            let call = if self.cube {
+                CallLod::new(l, self)
+            } else {
+                None
+            };
+            let mut q = first;
+            while q + n <= quads {
+                let g = group_lod::<L, K>(l, self, coords, q, call.as_ref());
+                if !group_with::<L, K, false>(l, self, coords, out, (q, call.as_ref()), g) {
+                    break;
+                }
+                q += n;
+            }
+            return q - first;
         }
         if first + n > quads {
             return 0;
@@ -1850,8 +1866,9 @@ impl<L: Lanes> CallLod<L> {
 }
 
 /// The nearest mip level of a pixel from its footprint without a
-/// logarithm, where the LOD only picks that level: fine derivatives, no
-/// anisotropy, `MipmapMode::Nearest`, one filter both ways, f32 LOD
+/// logarithm, where the LOD only picks that level: a LOD per pixel (fine
+/// derivatives, or a cube's, whose footprint is each lane's on its face,
+/// [`cube_group`]), no anisotropy, `MipmapMode::Nearest`, one filter both ways, f32 LOD
 /// fractions or 1 to 12 fraction bits, and one bias on every lane. Then lambda is `t = bias +
 /// log2(m) / 2` (`m` the larger squared axis, [`squares`]), the clamps
 /// of [`select`] are one clamp of `t` to some `[lo, hi]`, and the level
@@ -1895,9 +1912,8 @@ impl<L: Lanes> NearLevels<L> {
     #[inline(always)]
     fn new(l: L, p: &Plan<'_>) -> Option<NearLevels<L>> {
         let [b, ..] = p.lane_bias;
-        let qualifies = p.fine
+        let qualifies = (p.fine || p.cube)
             && !p.base_lod
-            && !p.cube
             && p.aniso.is_none()
             && p.mipmap == MipmapMode::Nearest
             && p.lod_frac.is_none_or(|sc| (2.0..=4096.0).contains(&sc))
@@ -2485,7 +2501,8 @@ fn axis_taps<L: Lanes, const K: u8>(
     if !fl.abs().lt(l.f(16_777_216.0)).all() {
         return None;
     }
-    let (off, seam) = if const { !simple::<K>() || simple_cube::<K>() } && p.seamless {
+    let (off, seam) = if const { !simple::<K>() || simple_cube::<K>() } && p.seamless && !p.nearest
+    {
         // A linear footprint that leaves the face reads the neighbouring
         // face (`Ctx::cube_texel`, in `seam_read`).
         let top = size_f - l.f(1.0);
@@ -3323,79 +3340,20 @@ fn group_with<L: Lanes, const K: u8, const NEAR: bool>(
     // The four vectors' LODs first, then their pixels: independent
     // chains the core overlaps (per-lane cube LODs are long ones).
     let (s, t) = group_st(l, coords, q0);
+    if p.cube {
+        return cube_group::<L, K>(l, p, coords, out, (q0, call), (quad_lod, (s, t)));
+    }
     let mut lods: [Option<Prepared<L>>; 4] = [None, None, None, None];
     let mut k = 0;
     while k < 4 {
         let at = base + k * n;
-        let (mut sk, mut tk) = (s[k], t[k]);
-        let mut layer = if p.array && !p.cube {
+        let (sk, tk) = (s[k], t[k]);
+        let layer = if p.array {
             layers(l, p, l.load(&coords.a[at..]), p.layer_count)
         } else {
             l.i(0)
         };
         let lod = match (&quad_lod, &quad_fp) {
-            _ if p.cube => {
-                let r = l.load(&coords.r[at..]);
-                let face = CubeFace::new(l, sk, tk, r);
-                let fp = match p.explicit {
-                    // (Lambda makes no difference.)
-                    _ if p.lod_free => Footprint::at(l, l.f(0.0)),
-                    Explicit::Level(lambda) => {
-                        Footprint::at(l, level_plane(l, p, coords, at, lambda))
-                    }
-                    Explicit::Grad([sx, tx, rx, sy, ty, ry]) => {
-                        let dx = [
-                            quad_pattern(l, sx),
-                            quad_pattern(l, tx),
-                            quad_pattern(l, rx),
-                        ];
-                        let dy = [
-                            quad_pattern(l, sy),
-                            quad_pattern(l, ty),
-                            quad_pattern(l, ry),
-                        ];
-                        {
-                            let k = face.scale(l);
-                            footprint(l, p, face.derivative(l, k, dx), face.derivative(l, k, dy))
-                        }
-                    }
-                    Explicit::None if p.base_lod => Footprint::at(l, l.f(0.0)),
-                    Explicit::None => {
-                        // `quad_derivatives` of the direction, coarse or
-                        // fine, then onto the lane's face.
-                        let v = [sk, tk, r];
-                        let mut dx = [l.f(0.0); 3];
-                        let mut dy = [l.f(0.0); 3];
-                        let mut c = 0;
-                        while c < 3 {
-                            if p.fine {
-                                dx[c] = l.quad_perm(v[c], [1, 1, 3, 3])
-                                    - l.quad_perm(v[c], [0, 0, 2, 2]);
-                                dy[c] = l.quad_perm(v[c], [2, 3, 2, 3])
-                                    - l.quad_perm(v[c], [0, 1, 0, 1]);
-                            } else {
-                                dx[c] = l.quad_perm(v[c], [1, 1, 1, 1])
-                                    - l.quad_perm(v[c], [0, 0, 0, 0]);
-                                dy[c] = l.quad_perm(v[c], [2, 2, 2, 2])
-                                    - l.quad_perm(v[c], [0, 0, 0, 0]);
-                            }
-                            c += 1;
-                        }
-                        {
-                            let k = face.scale(l);
-                            footprint(l, p, face.derivative(l, k, dx), face.derivative(l, k, dy))
-                        }
-                    }
-                };
-                (sk, tk) = face.coords(l);
-                let cube = if p.array {
-                    layers(l, p, l.load(&coords.a[at..]), p.layer_count / 6)
-                } else {
-                    l.i(0)
-                };
-                layer = cube.shl(2) + cube.shl(1) + face.face;
-                select(l, p, fp, bias_lanes(l, p, coords, at))
-            }
             (Some(q), _) if p.lod_free => *q,
             (Some(q), _) => spread(l, p, q, k),
             (None, Some(fp)) => {
@@ -3438,6 +3396,151 @@ fn group_with<L: Lanes, const K: u8, const NEAR: bool>(
         };
         let dref = dref_lanes(l, p, coords.dref, at);
         if !pixels::<L, K>(l, p, out, (&v.lod, None), v.st, v.layer, dref, k * n) {
+            return false;
+        }
+        k += 1;
+    }
+    true
+}
+
+/// Group `q0..q0 + N` of a cube view (`(s, t)` its four vectors of `s`
+/// and `t`; `quad_lod` the LOD of a [`Plan::lod_free`] plan): per vector
+/// each lane's face (`Ctx::cube_coords`), its coordinates on it and its
+/// layer, and the derivatives of the direction (coarse or fine, or
+/// explicit) onto the lane's face, so a LOD per lane under coarse
+/// derivatives too. Then the four vectors' LODs side by side: without
+/// anisotropy, from the larger squared axis `m` ([`squares`]), the
+/// nearest levels from its exponent where the call has [`NearLevels`]
+/// and no lane is near a boundary, else [`log2_four`] and [`select`]
+/// (lambda is `log2(m) / 2`, [`footprint`]'s bits). Then their pixels.
+#[inline(always)]
+fn cube_group<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    coords: &QuadCoords<'_>,
+    out: &mut PlanarOut<'_>,
+    (q0, call): (usize, Option<&CallLod<L>>),
+    (quad_lod, (s, t)): (Option<QuadLod<L>>, ([L::F; 4], [L::F; 4])),
+) -> bool {
+    let base = 4 * q0;
+    let n = L::N;
+    let zero = l.f(0.0);
+    // Whether the LOD follows from the derivatives (not an explicit
+    // lambda, the base level or a LOD-free plan); the same on every
+    // vector.
+    let derived = !p.lod_free
+        && match p.explicit {
+            Explicit::Level(_) => false,
+            Explicit::Grad(_) => true,
+            Explicit::None => !p.base_lod,
+        };
+    let mut st = [(zero, zero); 4];
+    let mut layer = [l.i(0); 4];
+    let mut derivs = [[(zero, zero); 2]; 4];
+    let mut k = 0;
+    while k < 4 {
+        let at = base + k * n;
+        let r = l.load(&coords.r[at..]);
+        let face = CubeFace::new(l, s[k], t[k], r);
+        if derived {
+            let (dx, dy) = match p.explicit {
+                Explicit::Grad([sx, tx, rx, sy, ty, ry]) => (
+                    [
+                        quad_pattern(l, sx),
+                        quad_pattern(l, tx),
+                        quad_pattern(l, rx),
+                    ],
+                    [
+                        quad_pattern(l, sy),
+                        quad_pattern(l, ty),
+                        quad_pattern(l, ry),
+                    ],
+                ),
+                _ => {
+                    // `quad_derivatives` of the direction, coarse or
+                    // fine.
+                    let v = [s[k], t[k], r];
+                    let mut dx = [zero; 3];
+                    let mut dy = [zero; 3];
+                    let mut c = 0;
+                    while c < 3 {
+                        if p.fine {
+                            dx[c] =
+                                l.quad_perm(v[c], [1, 1, 3, 3]) - l.quad_perm(v[c], [0, 0, 2, 2]);
+                            dy[c] =
+                                l.quad_perm(v[c], [2, 3, 2, 3]) - l.quad_perm(v[c], [0, 1, 0, 1]);
+                        } else {
+                            dx[c] =
+                                l.quad_perm(v[c], [1, 1, 1, 1]) - l.quad_perm(v[c], [0, 0, 0, 0]);
+                            dy[c] =
+                                l.quad_perm(v[c], [2, 2, 2, 2]) - l.quad_perm(v[c], [0, 0, 0, 0]);
+                        }
+                        c += 1;
+                    }
+                    (dx, dy)
+                }
+            };
+            // Onto the lane's face.
+            let sc = face.scale(l);
+            derivs[k] = [face.derivative(l, sc, dx), face.derivative(l, sc, dy)];
+        }
+        st[k] = face.coords(l);
+        let cube = if p.array {
+            layers(l, p, l.load(&coords.a[at..]), p.layer_count / 6)
+        } else {
+            l.i(0)
+        };
+        layer[k] = cube.shl(2) + cube.shl(1) + face.face;
+        k += 1;
+    }
+    // Without anisotropy, lambda is `log2(m) / 2` ([`footprint`]'s bits),
+    // the four logarithms side by side, or the levels from `m`'s exponent.
+    let plain = derived && p.aniso.is_none();
+    // (Written out with `four!`: arrays indexed in a loop stayed in
+    // memory, 8% of a nearest cube sample's time.)
+    let m = if plain {
+        four!(k => {
+            let (a, c) = squares(l, p, derivs[k][0], derivs[k][1]);
+            a.max(c)
+        })
+    } else {
+        [zero; 4]
+    };
+    let near = match call {
+        Some(CallLod { near: Some(nl), .. }) if plain => {
+            nearest_levels(l, nl, &m).map(|lv| (lv, nl))
+        }
+        _ => None,
+    };
+    let logs = (plain && near.is_none()).then(|| log2_four(l, m));
+    let lods: [QuadLod<L>; 4] = four!(k => match (&quad_lod, near) {
+        // (The same for every lambda.)
+        (Some(q), _) if p.lod_free => *q,
+        (_, Some((lv, nl))) => QuadLod {
+            hi: lv[k],
+            ..nl.tmpl
+        },
+        _ => {
+            let at = base + k * n;
+            let fp = match &logs {
+                Some(lg) => Footprint::at(l, lg[k] * l.f(0.5)),
+                None if derived => footprint(l, p, derivs[k][0], derivs[k][1]),
+                None => match p.explicit {
+                    Explicit::Level(lambda) => {
+                        Footprint::at(l, level_plane(l, p, coords, at, lambda))
+                    }
+                    // (Lambda makes no difference.)
+                    _ => Footprint::at(l, zero),
+                },
+            };
+            select(l, p, fp, bias_lanes(l, p, coords, at))
+        }
+    });
+    let mut k = 0;
+    while k < 4 {
+        let at = base + k * n;
+        let dref = dref_lanes(l, p, coords.dref, at);
+        if !pixels::<L, K>(l, p, out, (&lods[k], None), st[k], layer[k], dref, k * n) {
             return false;
         }
         k += 1;
@@ -3509,6 +3612,12 @@ struct CubeFace<L: Lanes> {
     xneg: L::M,
     yneg: L::M,
     zneg: L::M,
+    /// The face where every lane has the same one: each of [`axes`]'
+    /// selects then takes the same operand on every lane, so the face
+    /// picks it once (the same bits).
+    ///
+    /// [`axes`]: CubeFace::axes
+    uni: Option<i32>,
 }
 
 impl<L: Lanes> CubeFace<L> {
@@ -3526,8 +3635,10 @@ impl<L: Lanes> CubeFace<L> {
                 xneg.select(l.f(1.0), l.f(0.0)),
             ),
         );
+        let face = face.to_i32();
         let mut cf = CubeFace {
-            face: face.to_i32(),
+            face,
+            uni: face.uniform(),
             sc: zero,
             tc: zero,
             rc: zero,
@@ -3545,6 +3656,18 @@ impl<L: Lanes> CubeFace<L> {
     #[inline(always)]
     fn axes(&self, l: L, [x, y, z]: [L::F; 3]) -> [L::F; 3] {
         let neg = l.f(-1.0);
+        // One face on every lane: the operands its masks select (the
+        // face follows from the masks, and each select below from the
+        // face, NaN lanes included).
+        match self.uni {
+            Some(0) => return [z * neg, y * neg, x],
+            Some(1) => return [z, y * neg, x],
+            Some(2) => return [x, z, y],
+            Some(3) => return [x, z * neg, y],
+            Some(4) => return [x, y * neg, z],
+            Some(5) => return [x * neg, y * neg, z],
+            _ => {}
+        }
         let sc = self.zmajor.select(
             self.zneg.select(x * neg, x),
             self.ymajor.select(x, self.xneg.select(z, z * neg)),
@@ -3582,7 +3705,13 @@ impl<L: Lanes> CubeFace<L> {
     fn derivative(&self, l: L, k: L::F, d: [L::F; 3]) -> (L::F, L::F) {
         let [dsc, dtc, drc] = self.axes(l, d);
         let ar = self.rc.abs();
-        let sign = self.rc.lt(l.f(0.0)).select(l.f(-1.0), l.f(1.0));
+        // (On one face `rc < 0` on every lane of an odd face and on none
+        // of an even one: `rc` is the major axis, below 0 exactly where
+        // its `neg` mask picked the odd face.)
+        let sign = match self.uni {
+            Some(f) => l.f(if f & 1 == 1 { -1.0 } else { 1.0 }),
+            None => self.rc.lt(l.f(0.0)).select(l.f(-1.0), l.f(1.0)),
+        };
         let dar = sign * drc;
         (
             (ar * dsc - self.sc * dar) * k,

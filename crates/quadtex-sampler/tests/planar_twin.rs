@@ -782,6 +782,93 @@ fn planar_nearest_mip_levels_around_their_boundaries_equal_the_reference() {
     });
 }
 
+/// The same boundaries on cubes, where a pixel's LOD is its own under
+/// coarse derivatives too (the direction's derivatives onto the lane's
+/// face): quads of directions on one face (`(x, y, 1)` permuted and
+/// signed onto a random one), with the face-coordinate footprint at the
+/// profile's boundaries and from one unit in the last place to 2^-9 from
+/// them, coarse and fine derivatives, the lanes off the face where the
+/// footprint is large; the kernel's bits equal the reference's at every
+/// SIMD level (the kernel takes the level from the exponent of `m`
+/// there; without its margin this test fails).
+#[test]
+fn planar_cube_nearest_mip_levels_around_their_boundaries_equal_the_reference() {
+    twin_configs(0x5eed_91a4_c0be_0002, 8, |rng, _| {
+        let mut case = random_view_case(rng, 64, Family::Cube);
+        let filter = rng.pick(&[Filter::Nearest, Filter::Linear]);
+        case.smp.mag_filter = filter;
+        case.smp.min_filter = filter;
+        case.smp.mipmap_mode = MipmapMode::Nearest;
+        case.smp.max_anisotropy = 1.0;
+        case.smp.mip_lod_bias = match rng.below(3) {
+            0 => 0.0,
+            1 => rng.pick(&[0.25f32, -0.5, 1.0 / 3.0, -1.75, 2.5]),
+            _ => rng.f() * 6.0 - 3.0,
+        };
+        case.args.lod = Lod::Implicit;
+        case.args.derivatives = Some(rng.pick(&[Derivatives::Coarse, Derivatives::Fine]));
+        let w = f64::from(case.view.texture.desc().width);
+        let bias = f64::from(case.smp.mip_lod_bias);
+        let shift = match (case.profile.lod_frac_bits, case.profile.mip_nearest) {
+            (Some(b), MipNearest::CeilMinusOne) => 1.0 / f64::from(1u32 << b),
+            _ => 0.0,
+        };
+        let deltas = [
+            0.0f64, 1.2e-7, -1.2e-7, 6.0e-8, 1.0e-6, -1.0e-6, 1.0e-4, -1.0e-4, 2.0e-4, -2.0e-4,
+            2.5e-4, -2.5e-4, 4.9e-4, -4.9e-4, 1.0e-3, -1.0e-3, 2.0e-3, -2.0e-3,
+        ];
+        // The face: the major axis and its sign; `(x, y)` go to the other
+        // two axes in a random order.
+        let major = rng.below(3) as usize;
+        let sign = rng.pick(&[1.0f32, -1.0]);
+        let (ia, ib) = match (major, rng.one_in(2)) {
+            (0, false) => (1, 2),
+            (0, true) => (2, 1),
+            (1, false) => (0, 2),
+            (1, true) => (2, 0),
+            (_, false) => (0, 1),
+            (_, true) => (1, 0),
+        };
+        // Lanes at the face's centre: their differences are exact (one
+        // configuration in four elsewhere on the face, rounded).
+        let (x0, y0) = if rng.one_in(4) {
+            (rng.f() - 0.5, rng.f() - 0.5)
+        } else {
+            (0.0, 0.0)
+        };
+        let stretch = rng.pick(&[0.0f64, 0.25, 0.7, 1.0]);
+        let layer = case.quads[0].coords[0][3];
+        for q in &mut case.quads {
+            let k = rng.below(14) as f64 - 3.0;
+            let between = if rng.one_in(4) { 0.5 } else { 0.0 };
+            let m =
+                (2.0 * (k + between + shift) - 1.0 - 2.0 * bias).exp2() * (1.0 + rng.pick(&deltas));
+            let r = match rng.below(200) {
+                0 => 0.0,
+                1 => f64::NAN,
+                _ => m.sqrt(),
+            };
+            // Texels a pixel on the face: the face coordinate is
+            // `0.5 * x / 1 + 0.5`, so the direction moves `2 r / w`.
+            let d = 2.0 * r / w;
+            let (dx, dy) = if rng.one_in(2) {
+                (d as f32, (d * stretch) as f32)
+            } else {
+                ((d * stretch) as f32, d as f32)
+            };
+            *q = Quad::new([0, 1, 2, 3].map(|l| {
+                let (lx, ly) = ((l & 1) as f32, (l >> 1) as f32);
+                let mut c = [0.0f32, 0.0, 0.0, layer];
+                c[major] = sign;
+                c[ia] = x0 + lx * dx;
+                c[ib] = y0 + ly * dy;
+                c
+            }));
+        }
+        case
+    });
+}
+
 /// Pinned values: a 2x2 RGBA8 texture sampled bilinearly at its centre is
 /// the mean of its four texels (each channel `code / 255`, weights 1/4);
 /// with BGRA the red and blue planes swap.
