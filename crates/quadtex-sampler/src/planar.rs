@@ -2717,6 +2717,20 @@ fn tap_texels<L: Lanes, const K: u8>(
             return texels;
         }
     }
+    if const { kind::<K>() == RGBA16F } && !taps.seam {
+        // Written out, each texel a value of its own (in the loop below
+        // the texels went through memory: 8-byte texels take no pairs).
+        let t00 = read::<L, K>(l, p, lv, xs[0] + ys[0], dref);
+        if p.nearest {
+            return [t00, texels[1], texels[2], texels[3]];
+        }
+        return [
+            t00,
+            read::<L, K>(l, p, lv, xs[1] + ys[0], dref),
+            read::<L, K>(l, p, lv, xs[0] + ys[1], dref),
+            read::<L, K>(l, p, lv, xs[1] + ys[1], dref),
+        ];
+    }
     for ky in 0..2 {
         for kx in 0..2 {
             if p.nearest && (kx, ky) != (0, 0) {
