@@ -3355,7 +3355,7 @@ fn group_with<L: Lanes, const K: u8, const NEAR: bool>(
     // chains the core overlaps (per-lane cube LODs are long ones).
     let (s, t) = group_st(l, coords, q0);
     if p.cube {
-        return cube_group::<L, K>(l, p, coords, out, (q0, call), (quad_lod, (s, t)));
+        return cube_group::<L, K>(l, p, coords, out, (q0, call), quad_lod, (s, t));
     }
     let mut lods: [Option<Prepared<L>>; 4] = [None, None, None, None];
     let mut k = 0;
@@ -3434,7 +3434,8 @@ fn cube_group<L: Lanes, const K: u8>(
     coords: &QuadCoords<'_>,
     out: &mut PlanarOut<'_>,
     (q0, call): (usize, Option<&CallLod<L>>),
-    (quad_lod, (s, t)): (Option<QuadLod<L>>, ([L::F; 4], [L::F; 4])),
+    quad_lod: Option<QuadLod<L>>,
+    (s, t): ([L::F; 4], [L::F; 4]),
 ) -> bool {
     let base = 4 * q0;
     let n = L::N;
