@@ -691,6 +691,39 @@ fn planar_one_level_views_equal_the_reference_at_every_simd_level() {
     });
 }
 
+/// Relative distances of a footprint's `m` from a level's boundary (the
+/// boundary tests below).
+const BOUNDARY_DELTAS: [f64; 18] = [
+    0.0, 1.2e-7, -1.2e-7, 6.0e-8, 1.0e-6, -1.0e-6, 1.0e-4, -1.0e-4, 2.0e-4, -2.0e-4, 2.5e-4,
+    -2.5e-4, 4.9e-4, -4.9e-4, 1.0e-3, -1.0e-3, 2.0e-3, -2.0e-3,
+];
+
+/// `case` for the nearest-mip boundary tests: one filter both ways
+/// (nearest or linear), a nearest mipmap, no anisotropy, a sampler bias
+/// (0, a quarter or third, or random), the implicit LOD. Returns the bias
+/// and the profile's move of each boundary: a profile that floors lambda
+/// to `b` fraction bits and takes the level as `ceil(d + 1/2) - 1`
+/// (`NV_SASS`, `PTX`) moves it up by `2^-b` (`t >= k - 1/2 + 2^-b`).
+fn nearest_mip_case(rng: &mut Rng, case: &mut Case) -> (f64, f64) {
+    let filter = rng.pick(&[Filter::Nearest, Filter::Linear]);
+    case.smp.mag_filter = filter;
+    case.smp.min_filter = filter;
+    case.smp.mipmap_mode = MipmapMode::Nearest;
+    case.smp.max_anisotropy = 1.0;
+    case.smp.mip_lod_bias = match rng.below(4) {
+        0 => 0.0,
+        1 => rng.pick(&[0.25f32, -0.5, 1.0 / 3.0, -1.75, 2.5]),
+        2 => rng.f() * 6.0 - 3.0,
+        _ => 0.0,
+    };
+    case.args.lod = Lod::Implicit;
+    let shift = match (case.profile.lod_frac_bits, case.profile.mip_nearest) {
+        (Some(b), MipNearest::CeilMinusOne) => 1.0 / f64::from(1u32 << b),
+        _ => 0.0,
+    };
+    (f64::from(case.smp.mip_lod_bias), shift)
+}
+
 /// Nearest-mip sampling under fine derivatives, where the kernel takes a
 /// pixel's level from the exponent of its footprint rather than from
 /// `log2` (one filter both ways, one bias): the reference's bits at every
@@ -706,36 +739,13 @@ fn planar_one_level_views_equal_the_reference_at_every_simd_level() {
 fn planar_nearest_mip_levels_around_their_boundaries_equal_the_reference() {
     twin_configs(0x5eed_91a4_4ea5_0001, 8, |rng, _| {
         let mut case = random_view_case(rng, 64, Family::Plain);
-        let filter = rng.pick(&[Filter::Nearest, Filter::Linear]);
-        case.smp.mag_filter = filter;
-        case.smp.min_filter = filter;
-        case.smp.mipmap_mode = MipmapMode::Nearest;
-        case.smp.max_anisotropy = 1.0;
-        case.smp.mip_lod_bias = match rng.below(4) {
-            0 => 0.0,
-            1 => rng.pick(&[0.25f32, -0.5, 1.0 / 3.0, -1.75, 2.5]),
-            2 => rng.f() * 6.0 - 3.0,
-            _ => 0.0,
-        };
-        case.args.lod = Lod::Implicit;
+        let (bias, shift) = nearest_mip_case(rng, &mut case);
         case.args.derivatives = Some(Derivatives::Fine);
         let (w, h) = {
             let d = case.view.texture.desc();
             (d.width as f64, d.height as f64)
         };
-        let bias = f64::from(case.smp.mip_lod_bias);
-        // A profile that floors lambda to `b` fraction bits and takes the
-        // level as `ceil(d + 1/2) - 1` (`NV_SASS`, `PTX`) moves each
-        // boundary up by `2^-b` (`t >= k - 1/2 + 2^-b`).
-        let shift = match (case.profile.lod_frac_bits, case.profile.mip_nearest) {
-            (Some(b), MipNearest::CeilMinusOne) => 1.0 / f64::from(1u32 << b),
-            _ => 0.0,
-        };
-        // Relative distances of `m` from a boundary.
-        let deltas = [
-            0.0f64, 1.2e-7, -1.2e-7, 6.0e-8, 1.0e-6, -1.0e-6, 1.0e-4, -1.0e-4, 2.0e-4, -2.0e-4,
-            2.5e-4, -2.5e-4, 4.9e-4, -4.9e-4, 1.0e-3, -1.0e-3, 2.0e-3, -2.0e-3,
-        ];
+        let deltas = BOUNDARY_DELTAS;
         // At the origin the lanes' differences are the derivatives
         // exactly; elsewhere they are rounded (one configuration in four).
         let (x0, y0) = if rng.one_in(4) {
@@ -795,28 +805,10 @@ fn planar_nearest_mip_levels_around_their_boundaries_equal_the_reference() {
 fn planar_cube_nearest_mip_levels_around_their_boundaries_equal_the_reference() {
     twin_configs(0x5eed_91a4_c0be_0002, 8, |rng, _| {
         let mut case = random_view_case(rng, 64, Family::Cube);
-        let filter = rng.pick(&[Filter::Nearest, Filter::Linear]);
-        case.smp.mag_filter = filter;
-        case.smp.min_filter = filter;
-        case.smp.mipmap_mode = MipmapMode::Nearest;
-        case.smp.max_anisotropy = 1.0;
-        case.smp.mip_lod_bias = match rng.below(3) {
-            0 => 0.0,
-            1 => rng.pick(&[0.25f32, -0.5, 1.0 / 3.0, -1.75, 2.5]),
-            _ => rng.f() * 6.0 - 3.0,
-        };
-        case.args.lod = Lod::Implicit;
+        let (bias, shift) = nearest_mip_case(rng, &mut case);
         case.args.derivatives = Some(rng.pick(&[Derivatives::Coarse, Derivatives::Fine]));
         let w = f64::from(case.view.texture.desc().width);
-        let bias = f64::from(case.smp.mip_lod_bias);
-        let shift = match (case.profile.lod_frac_bits, case.profile.mip_nearest) {
-            (Some(b), MipNearest::CeilMinusOne) => 1.0 / f64::from(1u32 << b),
-            _ => 0.0,
-        };
-        let deltas = [
-            0.0f64, 1.2e-7, -1.2e-7, 6.0e-8, 1.0e-6, -1.0e-6, 1.0e-4, -1.0e-4, 2.0e-4, -2.0e-4,
-            2.5e-4, -2.5e-4, 4.9e-4, -4.9e-4, 1.0e-3, -1.0e-3, 2.0e-3, -2.0e-3,
-        ];
+        let deltas = BOUNDARY_DELTAS;
         // The face: the major axis and its sign; `(x, y)` go to the other
         // two axes in a random order.
         let major = rng.below(3) as usize;
