@@ -724,6 +724,20 @@ fn nearest_mip_case(rng: &mut Rng, case: &mut Case) -> (f64, f64) {
     (f64::from(case.smp.mip_lod_bias), shift)
 }
 
+/// A footprint's size in texels a pixel near level `j`'s boundary
+/// (`j` whole) or between two (`j` a half): lambda `t = log2(m) / 2 +
+/// bias` at the boundary `j - 1/2` (moved by `shift`) is `m = 2^(2 (j +
+/// shift) - 1 - 2 bias)`, off by one of [`BOUNDARY_DELTAS`]; one size in
+/// 200 is zero and one NaN.
+fn boundary_texels(rng: &mut Rng, j: f64, (shift, bias): (f64, f64)) -> f64 {
+    let m = (2.0 * (j + shift) - 1.0 - 2.0 * bias).exp2() * (1.0 + rng.pick(&BOUNDARY_DELTAS));
+    match rng.below(200) {
+        0 => 0.0,
+        1 => f64::NAN,
+        _ => m.sqrt(),
+    }
+}
+
 /// Nearest-mip sampling under fine derivatives, where the kernel takes a
 /// pixel's level from the exponent of its footprint rather than from
 /// `log2` (one filter both ways, one bias): the reference's bits at every
@@ -745,7 +759,6 @@ fn planar_nearest_mip_levels_around_their_boundaries_equal_the_reference() {
             let d = case.view.texture.desc();
             (d.width as f64, d.height as f64)
         };
-        let deltas = BOUNDARY_DELTAS;
         // At the origin the lanes' differences are the derivatives
         // exactly; elsewhere they are rounded (one configuration in four).
         let (x0, y0) = if rng.one_in(4) {
@@ -770,14 +783,8 @@ fn planar_nearest_mip_levels_around_their_boundaries_equal_the_reference() {
             } else {
                 0.0
             };
-            let m =
-                (2.0 * (k + between + shift) - 1.0 - 2.0 * bias).exp2() * (1.0 + rng.pick(&deltas));
             // Texels a pixel along the longer axis, x or y.
-            let r = match rng.below(200) {
-                0 => 0.0,
-                1 => f64::NAN,
-                _ => m.sqrt(),
-            };
+            let r = boundary_texels(rng, k + between, (shift, bias));
             let (ds, dt) = if rng.one_in(2) {
                 ((r / w) as f32, (r * stretch / h) as f32)
             } else {
@@ -808,7 +815,6 @@ fn planar_cube_nearest_mip_levels_around_their_boundaries_equal_the_reference() 
         let (bias, shift) = nearest_mip_case(rng, &mut case);
         case.args.derivatives = Some(rng.pick(&[Derivatives::Coarse, Derivatives::Fine]));
         let w = f64::from(case.view.texture.desc().width);
-        let deltas = BOUNDARY_DELTAS;
         // The face: the major axis and its sign; `(x, y)` go to the other
         // two axes in a random order.
         let major = rng.below(3) as usize;
@@ -833,13 +839,7 @@ fn planar_cube_nearest_mip_levels_around_their_boundaries_equal_the_reference() 
         for q in &mut case.quads {
             let k = rng.below(14) as f64 - 3.0;
             let between = if rng.one_in(4) { 0.5 } else { 0.0 };
-            let m =
-                (2.0 * (k + between + shift) - 1.0 - 2.0 * bias).exp2() * (1.0 + rng.pick(&deltas));
-            let r = match rng.below(200) {
-                0 => 0.0,
-                1 => f64::NAN,
-                _ => m.sqrt(),
-            };
+            let r = boundary_texels(rng, k + between, (shift, bias));
             // Texels a pixel on the face: the face coordinate is
             // `0.5 * x / 1 + 0.5`, so the direction moves `2 r / w`.
             let d = 2.0 * r / w;
