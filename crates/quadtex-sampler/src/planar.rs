@@ -538,11 +538,21 @@ impl<'a> Plan<'a> {
         };
         // Integer filtering (`reference::int_filter`) of plain 8-bit UNORM
         // RGBA / BGRA (a mirror's formats are not among its formats).
+        // Nearest filtering both ways on one level (a nearest mipmap) is
+        // left to the f32 kernel: the reference's integer read of one
+        // texel is `T = 65536 c`, `T / (255 * 65536)` rounded once, the
+        // correctly rounded `c / 255` that the f32 mode's decode gives
+        // (and its sum `-0 + 1 * v` is `v`), so the same bits without the
+        // integer kernel's sums.
+        let one_texel = smp.mag_filter == Filter::Nearest
+            && smp.min_filter == Filter::Nearest
+            && smp.mipmap_mode == MipmapMode::Nearest;
         let texel = if texel == TexelKind::Rgba8
             && mirror.is_none()
             && !srgb
             && compare.is_none()
             && ctx.int_filter
+            && !one_texel
         {
             TexelKind::Rgba8Int
         } else {

@@ -1003,6 +1003,72 @@ fn planar_integer_filtering_rounds_each_level_to_8_8_half_up() {
     }
 }
 
+/// Nearest filtering both ways on one level under the integer profiles
+/// (`NV_SASS`, `D3D11`): the reference's integer read of one texel is
+/// `T = 65536 c` and `T / (255 * 65536)` rounded once, so every channel is
+/// the UNORM value `c / 255` correctly rounded (Vulkan's conversion),
+/// bit for bit the `VULKAN` result, on every code, at every SIMD level,
+/// all of it on the planar kernel (which reads such plans in its f32
+/// kernel).
+#[test]
+fn planar_integer_nearest_reads_are_the_unorm_values_of_every_code() {
+    let desc = TextureDesc::d2(F::Rgba8Unorm, 16, 16).with_levels(1);
+    // Texel `c` (row-major) holds the codes `code(c)`.
+    let code = |c: usize| [c, 255 - c, (c * 7) & 255, (c * 13 + 5) & 255];
+    let bytes: Vec<u8> = (0..256).flat_map(|c| code(c).map(|v| v as u8)).collect();
+    let tex = Arc::new(Texture::from_linear_bytes(desc, Layout::Linear, &bytes).unwrap());
+    let view = TextureHeader::new(tex);
+    let smp = SamplerHeader {
+        mag_filter: Filter::Nearest,
+        min_filter: Filter::Nearest,
+        mipmap_mode: MipmapMode::Nearest,
+        ..Default::default()
+    };
+    // Pixel `i` reads texel `i % 256` at its centre; 256 quads.
+    let texel = |i: usize| i % 256;
+    let s: Vec<f32> = (0..1024)
+        .map(|i| ((texel(i) % 16) as f32 + 0.5) / 16.0)
+        .collect();
+    let t: Vec<f32> = (0..1024)
+        .map(|i| ((texel(i) / 16) as f32 + 0.5) / 16.0)
+        .collect();
+    for (profile, int) in [
+        (Profile::NV_SASS, true),
+        (Profile::D3D11, true),
+        (Profile::VULKAN, false),
+    ] {
+        assert_eq!(integer_filtering(&view, &smp, &profile), int);
+        for level in levels() {
+            let mut unit = QuadSampler::new(&view, &smp, &profile);
+            unit.set_simd_level(level);
+            let (o, args) = sample_coarse(&mut unit, &s, &t);
+            assert_eq!(unit.planar_kernel_quads(), 256, "{profile:?} {level:?}");
+            for i in 0..1024 {
+                let want = code(texel(i)).map(|c| c as f32 / 255.0);
+                let got = [o[0][i], o[1][i], o[2][i], o[3][i]];
+                assert_eq!(
+                    got.map(f32::to_bits),
+                    want.map(f32::to_bits),
+                    "{profile:?} {level:?} pixel {i}"
+                );
+            }
+            // The reference agrees, quad by quad.
+            for q in (0..1024).step_by(64) {
+                let quad = Quad::new([0, 1, 2, 3].map(|l| [s[q + l], t[q + l], 0.0, 0.0]));
+                let r = reference::sample(&view, &smp, &profile, &args, &quad);
+                for l in 0..4 {
+                    assert_eq!(
+                        r.texels[l].unwrap().to_f32().map(f32::to_bits),
+                        code(texel(q + l)).map(|c| (c as f32 / 255.0).to_bits()),
+                        "{profile:?} reference pixel {}",
+                        q + l
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Rounded fractions in integer filtering (`D3D11`, 8 bits rounded to
 /// nearest even) on the kernel's fixed-point footprint: a fraction of
 /// 255.5/256 rounds to 256/256 (the tie goes to the even 256), so the
