@@ -962,45 +962,36 @@ fn planar_integer_filtering_rounds_each_level_to_8_8_half_up() {
     // s = (1/2 + 1/256) / 2: x = 1/256; t = 1/2 (y = 1/2) or
     // (1/2 + 129/256) / 2 (y = 129/256).
     let (s0, t_half, t_129) = (129.0 / 512.0, 0.5f32, 257.0 / 512.0);
-    for (profile, int) in [
-        (Profile::NV_SASS, true),
-        (Profile::D3D11, true),
-        (Profile::VULKAN, false),
-    ] {
-        assert_eq!(integer_filtering(&view, &smp, &profile), int);
-        for level in levels() {
-            let mut unit = QuadSampler::new(&view, &smp, &profile);
-            unit.set_simd_level(level);
-            let n = 4 * level.lanes();
-            let s = vec![s0; 4 * n];
-            // Even quads at y = 1/2, odd ones at y = 129/256.
-            let t: Vec<f32> = (0..4 * n)
-                .map(|i| if (i / 4) % 2 == 0 { t_half } else { t_129 })
-                .collect();
-            let (o, args) = sample_coarse(&mut unit, &s, &t);
-            assert_eq!(unit.planar_kernel_quads(), n);
-            let (even, odd) = if int {
-                (256.0 / 16_711_680.0, 0.0)
-            } else {
-                // 1/255 weighted (1/256)(1/2), and (1/256)(127/256).
-                let c = 1.0f32 / 255.0;
-                (
-                    -0.0 + (1.0 / 256.0) * 0.5 * c,
-                    -0.0 + (1.0 / 256.0) * (127.0 / 256.0) * c,
-                )
-            };
-            for (i, &r) in o[0].iter().enumerate() {
-                let want = if (i / 4) % 2 == 0 { even } else { odd };
-                assert_eq!(r, want, "{profile:?} {level:?} lane {i}");
-            }
-            assert!(o[3].iter().all(|&a| a == 1.0), "{level:?}");
-            assert!(o[1].iter().chain(&o[2]).all(|&v| v == 0.0));
-            // The reference agrees.
-            let q = Quad::new([[s0, t_129, 0.0, 0.0]; 4]);
-            let r = reference::sample(&view, &smp, &profile, &args, &q);
-            assert_eq!(r.texels[0].unwrap().to_f32()[0], odd);
+    int_and_f32_units(&view, &smp, |profile, int, level, unit| {
+        let n = 4 * level.lanes();
+        let s = vec![s0; 4 * n];
+        // Even quads at y = 1/2, odd ones at y = 129/256.
+        let t: Vec<f32> = (0..4 * n)
+            .map(|i| if (i / 4) % 2 == 0 { t_half } else { t_129 })
+            .collect();
+        let (o, args) = sample_coarse(unit, &s, &t);
+        assert_eq!(unit.planar_kernel_quads(), n);
+        let (even, odd) = if int {
+            (256.0 / 16_711_680.0, 0.0)
+        } else {
+            // 1/255 weighted (1/256)(1/2), and (1/256)(127/256).
+            let c = 1.0f32 / 255.0;
+            (
+                -0.0 + (1.0 / 256.0) * 0.5 * c,
+                -0.0 + (1.0 / 256.0) * (127.0 / 256.0) * c,
+            )
+        };
+        for (i, &r) in o[0].iter().enumerate() {
+            let want = if (i / 4) % 2 == 0 { even } else { odd };
+            assert_eq!(r, want, "{profile:?} {level:?} lane {i}");
         }
-    }
+        assert!(o[3].iter().all(|&a| a == 1.0), "{level:?}");
+        assert!(o[1].iter().chain(&o[2]).all(|&v| v == 0.0));
+        // The reference agrees.
+        let q = Quad::new([[s0, t_129, 0.0, 0.0]; 4]);
+        let r = reference::sample(&view, &smp, profile, &args, &q);
+        assert_eq!(r.texels[0].unwrap().to_f32()[0], odd);
+    });
 }
 
 /// Nearest filtering both ways on one level under the integer profiles
@@ -1032,40 +1023,53 @@ fn planar_integer_nearest_reads_are_the_unorm_values_of_every_code() {
     let t: Vec<f32> = (0..1024)
         .map(|i| ((texel(i) / 16) as f32 + 0.5) / 16.0)
         .collect();
+    int_and_f32_units(&view, &smp, |profile, _, level, unit| {
+        let (o, args) = sample_coarse(unit, &s, &t);
+        assert_eq!(unit.planar_kernel_quads(), 256, "{profile:?} {level:?}");
+        let [r, g, b, a] = &o;
+        for (i, (((&r, &g), &b), &a)) in r.iter().zip(g).zip(b).zip(a).enumerate() {
+            let want = code(texel(i)).map(|c| c as f32 / 255.0);
+            let got = [r, g, b, a];
+            assert_eq!(
+                got.map(f32::to_bits),
+                want.map(f32::to_bits),
+                "{profile:?} {level:?} pixel {i}"
+            );
+        }
+        // The reference agrees, quad by quad.
+        for q in (0..1024).step_by(64) {
+            let quad = Quad::new([0, 1, 2, 3].map(|l| [s[q + l], t[q + l], 0.0, 0.0]));
+            let r = reference::sample(&view, &smp, profile, &args, &quad);
+            for l in 0..4 {
+                assert_eq!(
+                    r.texels[l].unwrap().to_f32().map(f32::to_bits),
+                    code(texel(q + l)).map(|c| (c as f32 / 255.0).to_bits()),
+                    "{profile:?} reference pixel {}",
+                    q + l
+                );
+            }
+        }
+    });
+}
+
+/// Each of `NV_SASS` and `D3D11` (integer filtering, checked) and
+/// `VULKAN` (f32 filtering, checked) with a unit at every SIMD level this
+/// machine has: `f(profile, int, level, unit)`.
+fn int_and_f32_units(
+    view: &TextureHeader,
+    smp: &SamplerHeader,
+    mut f: impl FnMut(&Profile, bool, SimdLevel, &mut QuadSampler<'_>),
+) {
     for (profile, int) in [
         (Profile::NV_SASS, true),
         (Profile::D3D11, true),
         (Profile::VULKAN, false),
     ] {
-        assert_eq!(integer_filtering(&view, &smp, &profile), int);
+        assert_eq!(integer_filtering(view, smp, &profile), int);
         for level in levels() {
-            let mut unit = QuadSampler::new(&view, &smp, &profile);
+            let mut unit = QuadSampler::new(view, smp, &profile);
             unit.set_simd_level(level);
-            let (o, args) = sample_coarse(&mut unit, &s, &t);
-            assert_eq!(unit.planar_kernel_quads(), 256, "{profile:?} {level:?}");
-            let [r, g, b, a] = &o;
-            for (i, (((&r, &g), &b), &a)) in r.iter().zip(g).zip(b).zip(a).enumerate() {
-                let want = code(texel(i)).map(|c| c as f32 / 255.0);
-                let got = [r, g, b, a];
-                assert_eq!(
-                    got.map(f32::to_bits),
-                    want.map(f32::to_bits),
-                    "{profile:?} {level:?} pixel {i}"
-                );
-            }
-            // The reference agrees, quad by quad.
-            for q in (0..1024).step_by(64) {
-                let quad = Quad::new([0, 1, 2, 3].map(|l| [s[q + l], t[q + l], 0.0, 0.0]));
-                let r = reference::sample(&view, &smp, &profile, &args, &quad);
-                for l in 0..4 {
-                    assert_eq!(
-                        r.texels[l].unwrap().to_f32().map(f32::to_bits),
-                        code(texel(q + l)).map(|c| (c as f32 / 255.0).to_bits()),
-                        "{profile:?} reference pixel {}",
-                        q + l
-                    );
-                }
-            }
+            f(&profile, int, level, &mut unit);
         }
     }
 }
