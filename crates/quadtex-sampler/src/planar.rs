@@ -2878,7 +2878,8 @@ fn weigh<L: Lanes, const K: u8>(
 /// rounding of `Ctx::sample_lane`) of `N` pixels: per channel (`r, g, b,
 /// a` after the BGRA swap) the sum of `w * c` over the footprint rounded
 /// half up to 8.8 fixed point. Weights in 256ths, codes and their
-/// products are integers below 2^24, so every f32 step is exact.
+/// products are integers below 2^24, so every f32 step is exact. Its
+/// reads ([`int_reads`]) then its sums ([`int_sums`]).
 #[inline(always)]
 fn filter_level_int<L: Lanes, const K: u8>(
     l: L,
@@ -2887,6 +2888,30 @@ fn filter_level_int<L: Lanes, const K: u8>(
     linear: L::M,
     (s, t): (L::F, L::F),
 ) -> Option<[L::F; 4]> {
+    let reads = int_reads::<L, K>(l, p, lv, linear, (s, t))?;
+    Some(int_sums(l, p, &reads))
+}
+
+/// One level's texel words for [`int_sums`], with the footprint's
+/// weights in 256ths: the one texel of each lane under `p.nearest`, else
+/// both rows' two texels (`rows[row][column]`).
+struct IntReads<L: Lanes> {
+    rows: [[L::I; 2]; 2],
+    wx1: L::I,
+    wy: [L::F; 2],
+}
+
+/// [`filter_level_int`]'s reads: the footprint ([`int_taps`], else
+/// [`level_taps`]' weights in 256ths) and its texel words. `None`: a
+/// lane's texel index is not exact in i32.
+#[inline(always)]
+fn int_reads<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    lv: &LevelLanes<L>,
+    linear: L::M,
+    (s, t): (L::F, L::F),
+) -> Option<IntReads<L>> {
     let k = l.f(256.0);
     // The taps' block indices and the weights of the second column and
     // of both rows, in 256ths.
@@ -2902,30 +2927,14 @@ fn filter_level_int<L: Lanes, const K: u8>(
             }
         }
     };
-    // Memory order (`Plan::out_swizzle` swaps BGRA back).
-    let sh = [0, 8, 16, 24];
     if p.nearest {
         let words = l.words(p.bytes, lv.offset + (xs[0] + ys[0]).shl(2));
-        return Some([
-            code(l, words, sh[0]) * k,
-            code(l, words, sh[1]) * k,
-            code(l, words, sh[2]) * k,
-            code(l, words, sh[3]) * k,
-        ]);
+        return Some(IntReads {
+            rows: [[words; 2]; 2],
+            wx1,
+            wy,
+        });
     }
-    // Per row, the horizontal sums `H = wx0 * c0 + wx1 * c1` in 16-bit
-    // halves, two channels a lane (R and B, then G and A): weights in
-    // 256ths summing to 256, so `H <= 255 * 256` fits 16 bits and every
-    // product is exact in `pmullw`'s low half. Then in f32 lanes `S =
-    // wy0 * H0 + wy1 * H1`: integers below 2^24, exact. `S` is the
-    // reference's sum of `(wx * wy) * c` over the footprint (integer
-    // arithmetic is distributive).
-    let wx0 = l.i(256) - wx1;
-    let (px0, px1) = (wx0 | wx0.shl(16), wx1 | wx1.shl(16));
-    let (even, low) = (l.i(0x00ff_00ff), l.i(0xffff));
-    // Both rows' reads first, then their sums; the first row's products
-    // start the sums (no `0 + x`, which the compiler must keep: it turns
-    // -0 into +0).
     let rows = match pair_rows::<L, K>(l, p, lv, &xs, &ys) {
         Some(rows) => rows,
         None => [
@@ -2939,8 +2948,39 @@ fn filter_level_int<L: Lanes, const K: u8>(
             ],
         ],
     };
+    Some(IntReads { rows, wx1, wy })
+}
+
+/// [`filter_level_int`]'s sums of the words [`int_reads`] read.
+#[inline(always)]
+fn int_sums<L: Lanes>(l: L, p: &Plan<'_>, r: &IntReads<L>) -> [L::F; 4] {
+    let k = l.f(256.0);
+    // Memory order (`Plan::out_swizzle` swaps BGRA back).
+    let sh = [0, 8, 16, 24];
+    if p.nearest {
+        let words = r.rows[0][0];
+        return [
+            code(l, words, sh[0]) * k,
+            code(l, words, sh[1]) * k,
+            code(l, words, sh[2]) * k,
+            code(l, words, sh[3]) * k,
+        ];
+    }
+    // Per row, the horizontal sums `H = wx0 * c0 + wx1 * c1` in 16-bit
+    // halves, two channels a lane (R and B, then G and A): weights in
+    // 256ths summing to 256, so `H <= 255 * 256` fits 16 bits and every
+    // product is exact in `pmullw`'s low half. Then in f32 lanes `S =
+    // wy0 * H0 + wy1 * H1`: integers below 2^24, exact. `S` is the
+    // reference's sum of `(wx * wy) * c` over the footprint (integer
+    // arithmetic is distributive).
+    let (wx1, wy) = (r.wx1, r.wy);
+    let wx0 = l.i(256) - wx1;
+    let (px0, px1) = (wx0 | wx0.shl(16), wx1 | wx1.shl(16));
+    let (even, low) = (l.i(0x00ff_00ff), l.i(0xffff));
+    // The first row's products start the sums (no `0 + x`, which the
+    // compiler must keep: it turns -0 into +0).
     let mut sum = [l.f(0.0); 4];
-    for (ky, &[w0, w1]) in rows.iter().enumerate() {
+    for (ky, &[w0, w1]) in r.rows.iter().enumerate() {
         let rb = (w0 & even).mul_lo16(px0) + (w1 & even).mul_lo16(px1);
         let ga = (w0.shr(8) & even).mul_lo16(px0) + (w1.shr(8) & even).mul_lo16(px1);
         let h = [rb & low, ga & low, rb.shr_u(16), ga.shr_u(16)];
@@ -2959,7 +2999,7 @@ fn filter_level_int<L: Lanes, const K: u8>(
     for v in &mut sum {
         *v = v.mul_add_exact(scale, half).floor();
     }
-    Some(sum)
+    sum
 }
 
 /// [`level_taps`] for integer filtering with 8 fraction bits, in fixed
@@ -3057,8 +3097,8 @@ fn levels_int<L: Lanes, const K: u8>(
 ) -> Option<[L::F; 4]> {
     let linear = lod.linear;
     let lv = level_of(l, p, made, 0, lod.hi, layer);
-    let mut acc = filter_level_int::<L, K>(l, p, &lv, linear, (s, t))?;
     if lod.w_lo.eq(l.f(0.0)).all() {
+        let mut acc = filter_level_int::<L, K>(l, p, &lv, linear, (s, t))?;
         // One level (`w_hi` is 1): `T = 256 v`, and `T / (255 * 65536)`
         // is `v / (255 * 256)`, the same correctly rounded quotient.
         for v in &mut acc {
@@ -3069,7 +3109,12 @@ fn levels_int<L: Lanes, const K: u8>(
     let k = l.f(256.0);
     let (w0, w1) = (lod.w_hi * k, lod.w_lo * k);
     let lv1 = level_of(l, p, made, 1, lod.lo, layer);
-    let v1 = filter_level_int::<L, K>(l, p, &lv1, linear, (s, t))?;
+    // Both levels' reads first, then their sums (the second level's
+    // loads need not wait for the first level's arithmetic).
+    let r0 = int_reads::<L, K>(l, p, &lv, linear, (s, t))?;
+    let r1 = int_reads::<L, K>(l, p, &lv1, linear, (s, t))?;
+    let mut acc = int_sums(l, p, &r0);
+    let v1 = int_sums(l, p, &r1);
     for (a, v) in acc.iter_mut().zip(v1) {
         // (Exact below 2^24.)
         *a = v.mul_add_exact(w1, *a * w0).div255(16);
