@@ -3358,48 +3358,103 @@ fn group_with<L: Lanes, const K: u8, const NEAR: bool>(
             ahead[k] = Some(select(l, p, fp, bias_lanes(l, p, coords, at)));
             k += 1;
         }
-        let mut k = 0;
-        while k < 4 {
-            let at = base + k * n;
-            let layer = if p.array {
-                layers(l, p, l.load(&coords.a[at..]), p.layer_count)
-            } else {
-                l.i(0)
-            };
-            let st = (l.load(&cs[k * n..]), l.load(&ct[k * n..]));
-            // (Under the group's one level, the template as it is: the
-            // level's fields are `made`'s, its `hi` unread.)
-            let built;
-            let lod: &QuadLod<L> = match (&quad_lod, near) {
-                (Some(q), _) if p.lod_free => q,
-                (Some(q), _) => {
-                    built = spread(l, p, q, k);
-                    &built
-                }
-                (None, Some((_, nl))) if group_made.is_some() => &nl.tmpl,
-                (None, Some((lv, nl))) => {
-                    built = QuadLod {
+        // Vector `k`'s LOD, coordinates and layer. (Under the group's one
+        // level, the template as it is: the level's fields are `made`'s,
+        // its `hi` unread.)
+        // (A macro, not a closure: a closure would be compiled apart,
+        // without the level's target features.)
+        macro_rules! vector {
+            ($k:expr) => {{
+                let k: usize = $k;
+                let at = base + k * n;
+                let layer = if p.array {
+                    layers(l, p, l.load(&coords.a[at..]), p.layer_count)
+                } else {
+                    l.i(0)
+                };
+                let st = (l.load(&cs[k * n..]), l.load(&ct[k * n..]));
+                let lod = match (&quad_lod, near) {
+                    (Some(q), _) if p.lod_free => *q,
+                    (Some(q), _) => spread(l, p, q, k),
+                    (None, Some((_, nl))) if group_made.is_some() => nl.tmpl,
+                    (None, Some((lv, nl))) => QuadLod {
                         hi: lv[k],
                         ..nl.tmpl
-                    };
-                    &built
-                }
-                (None, None) => {
+                    },
                     // (`fine` made every vector's; the fixed LOD is not
                     // reached.)
-                    built = match ahead[k].take() {
+                    (None, None) => match ahead[k].take() {
                         Some(lod) if fine => lod,
                         _ => fixed_lod(l, p),
-                    };
-                    &built
+                    },
+                };
+                (lod, st, layer)
+            }};
+        }
+        // Under integer filtering, two vectors' LODs at a time, so that
+        // two vectors that both take one level go together
+        // ([`pixels_int_pair`]); the others go through `pixels` one
+        // after the other.
+        let mut vs: [Option<Vector<L>>; 4] = [None, None, None, None];
+        let mut k = 0;
+        // (A macro, as above.)
+        macro_rules! one {
+            ($v:expr) => {
+                match &$v {
+                    Some(v) => v.0.w_lo.eq(l.f(0.0)).all(),
+                    None => false,
                 }
+            };
+        }
+        if const { kind::<K>() == RGBA8_INT } && p.mipmap != MipmapMode::Linear {
+            // Every vector takes one level (checked, as below): each
+            // pair's LODs, then the pair, without the steps below that
+            // keep a two-level vector on its own.
+            while k < 4 {
+                let (a, b) = (vector!(k), vector!(k + 1));
+                if a.0.w_lo.eq(l.f(0.0)).all() && b.0.w_lo.eq(l.f(0.0)).all() {
+                    if !pixels_int_pair::<L, K>(l, p, out, made, [a, b], k * n) {
+                        return false;
+                    }
+                } else {
+                    for (j, (lod, st, layer)) in [(k, a), (k + 1, b)] {
+                        if !pixels::<L, K>(l, p, out, (&lod, made), st, layer, l.f(0.0), j * n) {
+                            return false;
+                        }
+                    }
+                }
+                k += 2;
+            }
+            return true;
+        }
+        while k < 4 {
+            if const { kind::<K>() == RGBA8_INT } && k % 2 == 0 {
+                // (The second vector's LOD only where the first takes
+                // one level: a two-level vector goes on its own.)
+                vs[k] = Some(vector!(k));
+                if one!(vs[k]) {
+                    vs[k + 1] = Some(vector!(k + 1));
+                }
+            }
+            if const { kind::<K>() == RGBA8_INT } && k % 2 == 0 && one!(vs[k]) && one!(vs[k + 1]) {
+                if let (Some(a), Some(b)) = (vs[k].take(), vs[k + 1].take()) {
+                    if !pixels_int_pair::<L, K>(l, p, out, made, [a, b], k * n) {
+                        return false;
+                    }
+                }
+                k += 2;
+                continue;
+            }
+            let (lod, st, layer) = match vs[k].take() {
+                Some(v) => v,
+                None => vector!(k),
             };
             let dref = if const { is_depth::<K>() } {
                 dref_lanes(l, p, dplane, dbase + k * n)
             } else {
                 l.f(0.0)
             };
-            if !pixels::<L, K>(l, p, out, (lod, made), st, layer, dref, k * n) {
+            if !pixels::<L, K>(l, p, out, (&lod, made), st, layer, dref, k * n) {
                 return false;
             }
             k += 1;
@@ -3879,11 +3934,19 @@ fn pixels<L: Lanes, const K: u8>(
         l.store(l.f(1.0), a);
         return true;
     }
+    store_swizzled(l, p, acc, planes);
+    true
+}
+
+/// A vector's results `acc` into `planes` (r, g, b, a), through the
+/// plan's output swizzle.
+#[inline(always)]
+fn store_swizzled<L: Lanes>(l: L, p: &Plan<'_>, acc: [L::F; 4], planes: [&mut [f32]; 4]) {
     if p.identity {
         for (v, plane) in acc.into_iter().zip(planes) {
             l.store(v, plane);
         }
-        return true;
+        return;
     }
     for (c, plane) in planes.into_iter().enumerate() {
         let v = match p.out_swizzle[c] {
@@ -3896,6 +3959,62 @@ fn pixels<L: Lanes, const K: u8>(
         };
         l.store(v, plane);
     }
+}
+
+/// One vector of a group as the 2D loop of [`group_with`] makes it: its
+/// LOD, its coordinates `(s, t)` and its layers.
+type Vector<L> = (
+    QuadLod<L>,
+    (<L as Lanes>::F, <L as Lanes>::F),
+    <L as Lanes>::I,
+);
+
+/// [`pixels`] for the integer kernel, two vectors `vs` (their LOD,
+/// coordinates and layer) at `base` and `base + N` that both take one
+/// level: both vectors' reads first, then their sums, so that the second
+/// vector's loads need not wait for the first one's arithmetic (as
+/// [`levels_int`] does for two levels). The same operations on each
+/// vector as [`levels_int`]'s.
+#[inline(always)]
+fn pixels_int_pair<L: Lanes, const K: u8>(
+    l: L,
+    p: &Plan<'_>,
+    out: &mut PlanarOut<'_>,
+    made: Made<'_, L>,
+    vs: [Vector<L>; 2],
+    base: usize,
+) -> bool {
+    let n = L::N;
+    // (A macro: a closure would be compiled apart, without the level's
+    // target features.)
+    macro_rules! store {
+        ($acc:expr, $at:expr) => {{
+            let at: usize = $at;
+            let planes: [&mut [f32]; 4] = [
+                &mut out.r[at..],
+                &mut out.g[at..],
+                &mut out.b[at..],
+                &mut out.a[at..],
+            ];
+            store_swizzled(l, p, $acc, planes);
+        }};
+    }
+    let [(lod0, st0, layer0), (lod1, st1, layer1)] = &vs;
+    let lv0 = level_of(l, p, made, 0, lod0.hi, *layer0);
+    let lv1 = level_of(l, p, made, 0, lod1.hi, *layer1);
+    let (Some(r0), Some(r1)) = (
+        int_reads::<L, K>(l, p, &lv0, lod0.linear, *st0),
+        int_reads::<L, K>(l, p, &lv1, lod1.linear, *st1),
+    ) else {
+        return false;
+    };
+    // (One level: `levels_int`'s quotient.)
+    let (mut a, mut b) = (int_sums(l, p, &r0), int_sums(l, p, &r1));
+    for v in a.iter_mut().chain(b.iter_mut()) {
+        *v = v.div255(8);
+    }
+    store!(a, base);
+    store!(b, base + n);
     true
 }
 
