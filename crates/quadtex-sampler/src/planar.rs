@@ -4294,47 +4294,91 @@ fn aniso_levels<L: Lanes, const K: u8>(
         }
         let lv = level_lanes(l, p, lvl, layer);
         let tw = w.div(taps);
+        // 8-bit words off a cube and without a border (no seam, no
+        // border texel, no signed texel): the simple kernel's reads and
+        // sums, the same bits with none of the general footprint's edge
+        // facts kept across the tap.
+        let simple = const { kind::<K>() == RGBA8 } && !p.cube && p.border_raw.is_none();
         let mut tap = 0u32;
         loop {
             let on = l.f(tap as f32).lt(taps);
             if on.not().all() {
                 break;
             }
-            let f = l.f((tap + 1) as f32).div(denom) - l.f(0.5);
-            let moved = multi & on;
-            let mut st = (
-                moved.select(s + f * lod.ax, s),
-                moved.select(t + f * lod.ay, t),
-            );
-            if p.cube {
-                // Cube taps stay on the lane's face (NaN kept, to be
-                // handed back as the reference would read it).
-                st = (
-                    moved.select(clamp01(l, st.0), st.0),
-                    moved.select(clamp01(l, st.1), st.1),
-                );
+            let st = aniso_tap(l, p, lod, (multi, on, denom), tap, (s, t));
+            if simple {
+                let on2 = l.f((tap + 1) as f32).lt(taps);
+                if !on2.not().all() {
+                    // Two taps with live lanes: both taps' texel reads,
+                    // then both sums, each added as alone (the same
+                    // operations in the same order; the reads of the
+                    // second overlap the first's wait for memory).
+                    let st2 = aniso_tap(l, p, lod, (multi, on2, denom), tap + 1, (s, t));
+                    let t1 = level_taps::<L, K>(l, p, &lv, lod.linear, st)?;
+                    let words1 = simple_words(l, p, &lv, &t1);
+                    let t2 = level_taps::<L, K>(l, p, &lv, lod.linear, st2)?;
+                    let words2 = simple_words(l, p, &lv, &t2);
+                    let v1 = simple_weigh::<L, K>(l, p, &t1, words1, dref);
+                    aniso_add::<L>(&mut acc, on & weighted, tw, v1, channels);
+                    let v2 = simple_weigh::<L, K>(l, p, &t2, words2, dref);
+                    aniso_add::<L>(&mut acc, on2 & weighted, tw, v2, channels);
+                    tap += 2;
+                    continue;
+                }
             }
-            // 8-bit words off a cube and without a border (no seam, no
-            // border texel, no signed texel): the simple kernel's reads
-            // and sums, the same bits with none of the general
-            // footprint's edge facts kept across the tap.
-            let v = if const { kind::<K>() == RGBA8 } && !p.cube && p.border_raw.is_none() {
+            let v = if simple {
                 let t = level_taps::<L, K>(l, p, &lv, lod.linear, st)?;
                 let words = simple_words(l, p, &lv, &t);
                 simple_weigh::<L, K>(l, p, &t, words, dref)
             } else {
                 filter_level::<L, K>(l, p, &lv, lod.linear, st, dref)?
             };
-            let live = on & weighted;
-            for c in 0..4 {
-                if c < channels {
-                    acc[c] = live.select(acc[c] + tw * v[c], acc[c]);
-                }
-            }
+            aniso_add::<L>(&mut acc, on & weighted, tw, v, channels);
             tap += 1;
         }
     }
     Some(acc)
+}
+
+/// Tap `tap`'s coordinates in [`aniso_levels`]: with `n` taps (`denom`
+/// is `n + 1`), `st + ((tap + 1) / (n + 1) - 1/2) * axis` on lanes with
+/// several taps where the tap is live (`multi & on`), `st` itself
+/// elsewhere; on a cube clamped to the lane's face (NaN kept, to be
+/// handed back as the reference would read it).
+#[inline(always)]
+fn aniso_tap<L: Lanes>(
+    l: L,
+    p: &Plan<'_>,
+    lod: &QuadLod<L>,
+    (multi, on, denom): (L::M, L::M, L::F),
+    tap: u32,
+    (s, t): (L::F, L::F),
+) -> (L::F, L::F) {
+    let f = l.f((tap + 1) as f32).div(denom) - l.f(0.5);
+    let moved = multi & on;
+    let st = (
+        moved.select(s + f * lod.ax, s),
+        moved.select(t + f * lod.ay, t),
+    );
+    if p.cube {
+        (
+            moved.select(clamp01(l, st.0), st.0),
+            moved.select(clamp01(l, st.1), st.1),
+        )
+    } else {
+        st
+    }
+}
+
+/// `acc += tw * v` on the `live` lanes of the first `channels` channels
+/// ([`aniso_levels`]' sum of one tap).
+#[inline(always)]
+fn aniso_add<L: Lanes>(acc: &mut [L::F; 4], live: L::M, tw: L::F, v: [L::F; 4], channels: usize) {
+    for c in 0..4 {
+        if c < channels {
+            acc[c] = live.select(acc[c] + tw * v[c], acc[c]);
+        }
+    }
 }
 
 /// What stays fixed across a planar gather: the plan of the view's base
