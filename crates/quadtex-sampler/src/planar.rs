@@ -4306,6 +4306,10 @@ fn aniso_levels<L: Lanes, const K: u8>(
                 break;
             }
             let st = aniso_tap(l, p, lod, (multi, on, denom), tap, (s, t));
+            // (Optimized builds only: unoptimized, the second tap's
+            // locals keep stack slots of their own, and the kernel's
+            // frame outgrew the stack a renderer thread gives it.)
+            #[cfg(not(debug_assertions))]
             if simple {
                 let on2 = l.f((tap + 1) as f32).lt(taps);
                 if !on2.not().all() {

@@ -63,15 +63,16 @@ pub(crate) fn run_at<K: LaneKernel>(level: crate::cpu::SimdLevel, k: K) -> K::Ou
     }
 }
 
-/// The stack an unoptimized kernel call needs left ([`run_at`]): 4 MiB,
-/// above the largest kernel frame measured (3.3 MiB, AVX-512).
+/// The stack an unoptimized kernel call needs left ([`run_at`]): 8 MiB,
+/// twice the 4 MiB that held the largest kernel frame measured (3.3 MiB,
+/// AVX-512) until the anisotropic kernel grew past it.
 #[cfg(debug_assertions)]
-const DEBUG_RED_ZONE: usize = 4 << 20;
+const DEBUG_RED_ZONE: usize = 8 << 20;
 
 /// The stack segment an unoptimized kernel call runs on when less than
-/// [`DEBUG_RED_ZONE`] is left: 8 MiB.
+/// [`DEBUG_RED_ZONE`] is left: 16 MiB.
 #[cfg(debug_assertions)]
-const DEBUG_STACK: usize = 8 << 20;
+const DEBUG_STACK: usize = 16 << 20;
 
 /// [`run_at`] on the current stack.
 #[inline]
