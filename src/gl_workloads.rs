@@ -513,12 +513,19 @@ impl FragmentShader for Shader {
                     dref: &dref[..n],
                     ..coords
                 };
+                // `vec4(texture(..))`: the compare's result in red, which
+                // the renderer reads for all four channels
+                // (`replicates_red`); the sampler's other planes are left
+                // as it wrote them.
                 q.sample_planar(0, &SampleArgs::default(), &coords, out);
-                out.g[..n].copy_from_slice(&out.r[..n]);
-                out.b[..n].copy_from_slice(&out.r[..n]);
-                out.a[..n].copy_from_slice(&out.r[..n]);
             }
         }
+    }
+
+    /// The shadow workload's colours are the depth compare's result in
+    /// all four channels.
+    fn replicates_red(&self) -> bool {
+        matches!(self.lookup, Lookup::Shadow)
     }
 }
 

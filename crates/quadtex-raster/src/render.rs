@@ -1040,6 +1040,10 @@ fn flush(
         draw.shader.shade_batch(q, batch, &mut planes);
     }
     let [r, g, b, a] = outs;
+    // A shader whose colours are `(v, v, v, v)` wrote `r` alone: the
+    // encodes below read it for every channel, and the lane-by-lane paths
+    // get copies of it.
+    let grey = frame.color && draw.shader.replicates_red();
     let blend = draw.state.blend;
     let replace = blend == BlendMode::Replace;
     let format = tile.format;
@@ -1047,7 +1051,11 @@ fn flush(
     if ns == 1 && !write_depth && replace && frame.color {
         // The common case: 8-bit colours encoded straight into place.
         let w = QuadWrites {
-            planes: [&r[..n], &g[..n], &b[..n], &a[..n]],
+            planes: if grey {
+                [&r[..n]; 4]
+            } else {
+                [&r[..n], &g[..n], &b[..n], &a[..n]]
+            },
             origins: batch.origins(),
             smasks,
             rows: batch.row_starts(),
@@ -1061,7 +1069,11 @@ fn flush(
     }
     if frame.color {
         // The batch's colours in the target's format, lane after lane.
-        format.encode_planes([&r[..n], &g[..n], &b[..n], &a[..n]], n, enc);
+        if grey {
+            format.encode_planes([&r[..n]; 4], n, enc);
+        } else {
+            format.encode_planes([&r[..n], &g[..n], &b[..n], &a[..n]], n, enc);
+        }
     }
     if ns == 1 && !write_depth && replace && frame.color {
         // The common case: encoded samples copied into place.
@@ -1085,6 +1097,12 @@ fn flush(
             _ => write_samples_replaced::<16>(tile, w),
         }
         return;
+    }
+    if grey {
+        // (Blending reads the four channels lane by lane.)
+        g[..n].copy_from_slice(&r[..n]);
+        b[..n].copy_from_slice(&r[..n]);
+        a[..n].copy_from_slice(&r[..n]);
     }
     for (i, smask) in smasks.iter().enumerate() {
         let (x, y) = batch.origin(i);

@@ -121,6 +121,17 @@ pub trait FragmentShader: Send + Sync {
             store_quad(out, i, &o);
         }
     }
+
+    /// Whether every colour the shader gives is `(v, v, v, v)`: one value
+    /// in all four channels, as a depth compare's result or a grey level
+    /// (GLSL's `vec4(x)`). Then [`Self::shade_batch`] need only write
+    /// `out.r`: the renderer reads each lane's green, blue and alpha from
+    /// its red, and leaves the other planes' contents alone, so a shader
+    /// spends no copies on them. The default is `false` (all four planes
+    /// are read).
+    fn replicates_red(&self) -> bool {
+        false
+    }
 }
 
 /// Writes quad `i`'s lane-major colours `o` into the planes of `out`

@@ -613,3 +613,115 @@ fn depth_only_frames_keep_depth_and_skip_colour() {
     assert_eq!(depth_only.depth.sample(8, 8, 0), Some(0.25));
     assert_eq!(depth_only.stats.quads, with_color.stats.quads);
 }
+
+/// A grey shader: `(v, v, v, v)` with `v` from the pixel's position, as
+/// four planes or (`replicate`) as red alone with the other planes
+/// filled with garbage the renderer must not read.
+struct Grey {
+    replicate: bool,
+}
+
+impl Grey {
+    fn value(x: f32, y: f32) -> f32 {
+        // Every code of an 8-bit target and values outside [0, 1].
+        ((x * 7.0 + y * 13.0) % 300.0) / 256.0 - 0.05
+    }
+}
+
+impl quadtex_raster::FragmentShader for Grey {
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        let (x, y) = (q.attr(0), q.attr(1));
+        for l in 0..4 {
+            out[l] = [Grey::value(x[l], y[l]); 4];
+        }
+    }
+
+    fn shade_batch(
+        &self,
+        _q: &mut QuadCtx<'_>,
+        batch: &quadtex_raster::QuadBatch,
+        out: &mut quadtex_sampler::PlanarOut<'_>,
+    ) {
+        let (xs, ys) = (batch.attr_plane(0), batch.attr_plane(1));
+        for (j, (&x, &y)) in xs.iter().zip(ys).enumerate() {
+            let v = Grey::value(x, y);
+            out.r[j] = v;
+            if self.replicate {
+                out.g[j] = f32::NAN;
+                out.b[j] = -7.0;
+                out.a[j] = 3.0;
+            } else {
+                out.g[j] = v;
+                out.b[j] = v;
+                out.a[j] = v;
+            }
+        }
+    }
+
+    fn replicates_red(&self) -> bool {
+        self.replicate
+    }
+}
+
+/// A shader that says its colours are `(v, v, v, v)` and writes red alone
+/// gives the targets of one writing all four channels, bit for bit: every
+/// target format, one and four samples, replaced (the SIMD encodes) and
+/// blended (lane by lane), with and without a depth test and write.
+#[test]
+fn a_shader_replicating_red_gives_its_grey_in_every_channel() {
+    let (w, h) = (70, 45);
+    let tris = [
+        [(0.0, 0.0), (70.0, 0.0), (70.0, 45.0)],
+        [(0.0, 0.0), (70.0, 45.0), (0.0, 45.0)],
+        [(3.3, 5.1), (60.2, 9.7), (20.9, 40.4)],
+    ];
+    let render = |replicate: bool, format, samples, state| {
+        let mut frame = Frame::new(w, h)
+            .with_samples(samples)
+            .with_color_format(format);
+        frame.clear_color = [0.25, 0.5, 0.75, 0.5];
+        frame.draw(draw(
+            screen_mesh(w, h, &tris, 0.5),
+            Arc::new(Grey { replicate }),
+            state,
+        ));
+        Renderer::new(1).unwrap().render(&frame).unwrap()
+    };
+    let states = [
+        DrawState::OVERLAY,
+        DrawState::default(),
+        DrawState {
+            blend: BlendMode::Alpha,
+            ..DrawState::OVERLAY
+        },
+        additive(),
+    ];
+    for format in quadtex_raster::ColorFormat::ALL {
+        for samples in [1, 4] {
+            for (k, &state) in states.iter().enumerate() {
+                let a = render(false, format, samples, state);
+                let b = render(true, format, samples, state);
+                let (x, y) = (a.color.bytes(), b.color.bytes());
+                assert_eq!(x.len(), y.len());
+                if let Some(i) = (0..x.len()).find(|&i| x[i] != y[i]) {
+                    panic!(
+                        "{format:?} x{samples} state {k}: byte {i}: {} vs {}",
+                        x[i], y[i]
+                    );
+                }
+                assert!(a.stats.quads > 500, "{format:?} x{samples} state {k}");
+            }
+        }
+    }
+    // The replicated red is in every channel: pixel (2, 1) of an RGBA8
+    // UNORM target, replaced, holds `v = 37 / 256 - 0.05` as code 24 in
+    // all four (24.1 before rounding).
+    let a = render(
+        true,
+        quadtex_raster::ColorFormat::Rgba8Unorm,
+        1,
+        DrawState::default(),
+    );
+    let px = &a.color.bytes()[4 * (w as usize + 2)..][..4];
+    assert_eq!(px, [24; 4]);
+}
