@@ -527,10 +527,20 @@ impl FragmentShader for Shader {
     fn replicates_red(&self) -> bool {
         matches!(self.lookup, Lookup::Shadow)
     }
+
+    /// The flat workload's `vec4(fract(uv), 0, 1)`: blue and alpha are
+    /// constants.
+    fn constant_channels(&self) -> [Option<f32>; 4] {
+        match self.lookup {
+            Lookup::Flat => [None, None, Some(0.0), Some(1.0)],
+            _ => [None; 4],
+        }
+    }
 }
 
-/// The flat workload's planar loop, `vec4(fract(uv), 0, 1)` over `n`
-/// lanes, compiled for the machine's SIMD level: `x - floor(x)` with
+/// The flat workload's planar loop, the red and green of `vec4(fract(uv),
+/// 0, 1)` over `n` lanes (blue and alpha are the shader's constant
+/// channels), compiled for the machine's SIMD level: `x - floor(x)` with
 /// `f32::floor` (`ROUND`, for levels with a rounding instruction) or
 /// [`floor`] (the same bits).
 struct Fract<'a, 'o, const ROUND: bool> {
@@ -552,8 +562,7 @@ impl<const ROUND: bool> quadtex_raster::simd::Wide for Fract<'_, '_, ROUND> {
         for (o, &v) in self.out.g[..n].iter_mut().zip(self.t) {
             *o = v - floor(v);
         }
-        self.out.b[..n].fill(0.0);
-        self.out.a[..n].fill(1.0);
+        // (Blue 0 and alpha 1 are `constant_channels`: not written.)
     }
 }
 

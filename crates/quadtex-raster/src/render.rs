@@ -1048,7 +1048,26 @@ fn flush(
     let replace = blend == BlendMode::Replace;
     let format = tile.format;
     let bpp = format.bytes();
-    if ns == 1 && !write_depth && replace && frame.color {
+    let direct = ns == 1 && !write_depth && replace && frame.color;
+    // Channels the shader gives as constants, whose planes it need not
+    // have written: encoded from the constant where 8-bit UNORM colours go
+    // straight into place, else the planes filled with them first.
+    let mut consts = if frame.color && !grey {
+        draw.shader.constant_channels()
+    } else {
+        [None; 4]
+    };
+    if consts.iter().any(Option::is_some)
+        && !(direct && matches!(format, ColorFormat::Rgba8Unorm | ColorFormat::Bgra8Unorm))
+    {
+        for (plane, c) in [&mut *r, &mut *g, &mut *b, &mut *a].into_iter().zip(consts) {
+            if let Some(v) = c {
+                plane[..n].fill(v);
+            }
+        }
+        consts = [None; 4];
+    }
+    if direct {
         // The common case: 8-bit colours encoded straight into place.
         let w = QuadWrites {
             planes: if grey {
@@ -1056,6 +1075,7 @@ fn flush(
             } else {
                 [&r[..n], &g[..n], &b[..n], &a[..n]]
             },
+            consts,
             origins: batch.origins(),
             smasks,
             rows: batch.row_starts(),

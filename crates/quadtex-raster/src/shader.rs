@@ -132,6 +132,19 @@ pub trait FragmentShader: Send + Sync {
     fn replicates_red(&self) -> bool {
         false
     }
+
+    /// The channels whose value is one constant in every colour the
+    /// shader gives, in RGBA order: `Some(v)` for such a channel (GLSL's
+    /// `vec4(uv, 0.0, 1.0)`: blue `Some(0.0)`, alpha `Some(1.0)`), `None`
+    /// for the others. [`Self::shade_batch`] need not write a constant
+    /// channel's plane: the renderer takes the constant for it (encoding
+    /// it once, not per lane, where the target's format allows) and leaves
+    /// that plane's contents alone, so a shader spends no stores on it.
+    /// Ignored when [`Self::replicates_red`] is `true`. The default has no
+    /// constant channel (all four planes are read).
+    fn constant_channels(&self) -> [Option<f32>; 4] {
+        [None; 4]
+    }
 }
 
 /// Writes quad `i`'s lane-major colours `o` into the planes of `out`

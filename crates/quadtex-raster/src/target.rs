@@ -252,16 +252,74 @@ impl ColorFormat {
 
     /// [`Self::write_quads`] with its loops compiled for `level` (the
     /// same bytes at every level).
+    ///
+    /// Channels `w.consts` gives are encoded from their constant (their
+    /// planes are not read), by the UNORM formats only: `false` for the
+    /// others when one is given.
     pub(crate) fn write_quads_at(self, level: SimdLevel, mut w: QuadWrites<'_>) -> bool {
         if self.bgra() {
             let [r, g, b, a] = w.planes;
             w.planes = [b, g, r, a];
+            let [r, g, b, a] = w.consts;
+            w.consts = [b, g, r, a];
         }
+        let constants = w.consts.iter().any(Option::is_some);
         match self {
-            ColorFormat::Rgba8Unorm | ColorFormat::Bgra8Unorm => {
-                crate::simd::run_at(level, WriteQuads { e: Unorm8, w });
+            ColorFormat::Rgba8Unorm | ColorFormat::Bgra8Unorm if constants => {
+                // The channels that vary first (their planes, and their
+                // bytes' shifts), the constants' codes in one word.
+                let mut vary = [(w.planes[0], 0u32); 4];
+                let (mut n, mut k) = (0, 0u32);
+                for (c, (plane, konst)) in w.planes.into_iter().zip(w.consts).enumerate() {
+                    let shift = 8 * c as u32;
+                    match konst {
+                        Some(v) => k |= unorm8_lane(v) << shift,
+                        None => {
+                            vary[n] = (plane, shift);
+                            n += 1;
+                        }
+                    }
+                }
+                w.planes = vary.map(|v| v.0);
+                let sh = vary.map(|v| v.1);
+                match n {
+                    0 => crate::simd::run_at(
+                        level,
+                        WriteQuads {
+                            e: Some8::<0> { sh: [], k },
+                            w,
+                        },
+                    ),
+                    1 => {
+                        let e = Some8::<1> { sh: [sh[0]], k };
+                        crate::simd::run_at(level, WriteQuads { e, w });
+                    }
+                    2 => {
+                        let e = Some8::<2> {
+                            sh: [sh[0], sh[1]],
+                            k,
+                        };
+                        crate::simd::run_at(level, WriteQuads { e, w });
+                    }
+                    _ => {
+                        let e = Some8::<3> {
+                            sh: [sh[0], sh[1], sh[2]],
+                            k,
+                        };
+                        crate::simd::run_at(level, WriteQuads { e, w });
+                    }
+                }
                 true
             }
+            ColorFormat::Rgba8Unorm | ColorFormat::Bgra8Unorm => {
+                if one_plane(w.planes) {
+                    crate::simd::run_at(level, WriteQuads { e: Grey8, w });
+                } else {
+                    crate::simd::run_at(level, WriteQuads { e: Unorm8, w });
+                }
+                true
+            }
+            _ if constants => false,
             ColorFormat::Rgba8Srgb | ColorFormat::Bgra8Srgb => {
                 let Some(enc) = srgb8_encoder() else {
                     return false;
@@ -353,6 +411,71 @@ impl Encode8 for Unorm8 {
     }
 }
 
+/// The RGBA8 UNORM encode of a lane whose four channels are one value
+/// (a shader that [replicates red](crate::FragmentShader::replicates_red)
+/// hands the encodes one plane four times): [`Unorm8`]'s word, with
+/// one [`unorm8_rounded`] code in all four bytes where `Unorm8` would
+/// compute the same code four times.
+#[derive(Clone, Copy)]
+struct Grey8;
+
+impl Encode8 for Grey8 {
+    #[inline(always)]
+    fn fast(self, r: f32, _g: f32, _b: f32, _a: f32) -> (u32, bool) {
+        let (c, d) = unorm8_rounded(r);
+        (c * 0x0101_0101, d == 0.5)
+    }
+
+    #[inline(always)]
+    fn exact(self, r: f32, _g: f32, _b: f32, _a: f32) -> u32 {
+        unorm8_lane(r) * 0x0101_0101
+    }
+}
+
+/// The RGBA8 UNORM encode of lanes with `V` channels that vary and the
+/// others constant: the varying channels in the first `V` arguments,
+/// each [`unorm8_rounded`]'s code at its byte's shift (`sh`), the
+/// constants' codes ([`unorm8_lane`]'s, always decided) in `k`.
+/// [`Unorm8`]'s word of the lane with its constants.
+#[derive(Clone, Copy)]
+struct Some8<const V: usize> {
+    sh: [u32; V],
+    k: u32,
+}
+
+impl<const V: usize> Encode8 for Some8<V> {
+    #[inline(always)]
+    fn fast(self, r: f32, g: f32, b: f32, a: f32) -> (u32, bool) {
+        let v = [r, g, b, a];
+        let (mut w, mut d) = (self.k, 0.0f32);
+        for (&x, &shift) in v.iter().zip(&self.sh) {
+            let (c, dj) = unorm8_rounded(x);
+            w |= c << shift;
+            // (One `maxps`: the distances are never NaN.)
+            d = if dj > d { dj } else { d };
+        }
+        (w, d == 0.5)
+    }
+
+    #[inline(always)]
+    fn exact(self, r: f32, g: f32, b: f32, a: f32) -> u32 {
+        let v = [r, g, b, a];
+        let mut w = self.k;
+        for (&x, &shift) in v.iter().zip(&self.sh) {
+            w |= unorm8_lane(x) << shift;
+        }
+        w
+    }
+}
+
+/// Whether the four planes are one slice (the same start and length):
+/// then every lane's four channels are one value and [`Grey8`] encodes
+/// them.
+fn one_plane(planes: [&[f32]; 4]) -> bool {
+    let [r, g, b, a] = planes;
+    std::ptr::eq(r, g) && std::ptr::eq(r, b) && std::ptr::eq(r, a)
+}
+
 /// The RGBA8 sRGB encode: [`Srgb8Encoder::colour_code`] codes and the
 /// alpha's [`unorm8_rounded`] code, [`Srgb8Encoder::encode`] where a lane
 /// is NaN or its alpha's f32 product fell halfway.
@@ -385,15 +508,28 @@ impl Encode8 for Srgb8<'_> {
 /// compiled for `level` (the same bytes at every level): words of
 /// [`unorm8_rounded`] codes 64 lanes at a time, again with
 /// [`unorm8_lane`] where a lane's f32 product fell halfway.
+/// Four planes that are one slice are encoded with [`Grey8`] (the same
+/// bytes).
 pub(crate) fn encode_unorm8_at(level: SimdLevel, planes: [&[f32]; 4], out: &mut [u8]) {
-    crate::simd::run_at(
-        level,
-        EncodeWords {
-            e: Unorm8,
-            planes,
-            out,
-        },
-    );
+    if one_plane(planes) {
+        crate::simd::run_at(
+            level,
+            EncodeWords {
+                e: Grey8,
+                planes,
+                out,
+            },
+        );
+    } else {
+        crate::simd::run_at(
+            level,
+            EncodeWords {
+                e: Unorm8,
+                planes,
+                out,
+            },
+        );
+    }
 }
 
 /// [`encode_words`] with `e`, as a loop compiled per SIMD level.
@@ -473,6 +609,9 @@ pub(crate) struct QuadWrites<'a> {
     /// The colour planes `[r, g, b, a]` (R and B as the format stores
     /// them: swapped for BGRA).
     pub(crate) planes: [&'a [f32]; 4],
+    /// The channels whose value is one constant for every lane (their
+    /// planes are then not read), in RGBA order.
+    pub(crate) consts: [Option<f32>; 4],
     /// Each quad's origin (lane 0's pixel).
     pub(crate) origins: &'a [(u32, u32)],
     /// Each quad's lanes' sample masks (`1`: covered).
@@ -526,6 +665,7 @@ impl<E: Encode8> Wide for WriteQuads<'_, E> {
 fn write_quads<E: Encode8>(e: E, w: QuadWrites<'_>) {
     let QuadWrites {
         planes,
+        consts: _,
         origins,
         smasks,
         rows,
@@ -1710,14 +1850,21 @@ mod tests {
             .filter(|l| l.supported())
             .collect();
         assert!(levels.contains(&SimdLevel::Portable), "{levels:?}");
+        // The red plane as all four (a shader that replicates red): the
+        // grey encode, each lane's red code in all four bytes.
+        let grey: Vec<u8> = (0..4 * n)
+            .map(|i| f32_to_unorm(planes[0][i / 4], 8) as u8)
+            .collect();
         for len in (0..=200).chain([n]) {
-            for &level in &levels {
+            for (&level, one) in levels.iter().flat_map(|l| [(l, false), (l, true)]) {
                 let mut out = vec![0xa5u8; 4 * len + 4];
-                let p = [0, 1, 2, 3].map(|c| &planes[c][..len]);
+                let p = [0, 1, 2, 3].map(|c| &planes[if one { 0 } else { c }][..len]);
+                assert_eq!(one_plane(p), one);
                 encode_unorm8_at(level, p, &mut out);
+                let want = if one { &grey } else { &want };
                 if let Some(i) = (0..4 * len).find(|&i| out[i] != want[i]) {
                     panic!(
-                        "{level:?} length {len}: byte {i} is {} for {}",
+                        "{level:?} grey {one} length {len}: byte {i} is {} for {}",
                         out[i], want[i]
                     );
                 }
@@ -1820,10 +1967,34 @@ mod tests {
             ColorFormat::Rgba8Srgb,
             ColorFormat::Bgra8Srgb,
         ] {
-            for round in 0..values.len().div_ceil(n) + 1 {
+            let rounds = values.len().div_ceil(n) + 1;
+            // The second set of rounds hands the red plane in as all four
+            // (a shader that replicates red); the third gives channels
+            // as constants (a shader's `vec4(uv, 0, 1)`), their planes
+            // garbage the encode must not read.
+            let unorm = matches!(format, ColorFormat::Rgba8Unorm | ColorFormat::Bgra8Unorm);
+            for round in 0..3 * rounds {
+                let (grey, at) = (round / rounds == 1, round % rounds);
+                let consts: [Option<f32>; 4] = if round / rounds == 2 {
+                    let pick = |k: usize| {
+                        let v = [0.0, 1.0, 0.5, f32::NAN, -3.0, 2.5, 0.2, 128.5 / 255.0];
+                        v[(k + at) % v.len()]
+                    };
+                    match at % 6 {
+                        0 => [None, None, Some(pick(0)), Some(pick(1))],
+                        1 => [None, None, None, Some(pick(2))],
+                        2 => [Some(pick(3)), None, None, None],
+                        3 => [None, Some(pick(4)), None, Some(pick(5))],
+                        4 => [Some(pick(6)), Some(pick(7)), Some(pick(0)), None],
+                        _ => [0, 1, 2, 3].map(|c| Some(pick(c))),
+                    }
+                } else {
+                    [None; 4]
+                };
                 let planes: [Vec<f32>; 4] = std::array::from_fn(|c| {
+                    let c = if grey { 0 } else { c };
                     (0..n)
-                        .map(|i| values[(round * n + i * 7 + c * 3) % values.len()])
+                        .map(|i| values[(at * n + i * 7 + c * 3) % values.len()])
                         .collect()
                 });
                 let mut want = vec![0xa5u8; 4 * stride * rows as usize];
@@ -1832,17 +2003,26 @@ mod tests {
                         if m[lane] != 0 {
                             let (px, py) = (x as usize + (lane & 1), (y - y0) as usize + lane / 2);
                             let at = 4 * (py * stride + px);
-                            let v = [0, 1, 2, 3].map(|c| planes[c][4 * i + lane]);
+                            let v = [0, 1, 2, 3]
+                                .map(|c| consts[c].unwrap_or_else(|| planes[c][4 * i + lane]));
                             format.encode(v, &mut want[at..at + 4]);
                         }
                     }
                 }
+                // The constants' planes as the encode gets them: not the
+                // constants.
+                let planes: [Vec<f32>; 4] = std::array::from_fn(|c| match consts[c] {
+                    Some(_) => (0..n).map(|i| [f32::NAN, 0.75, -1.0][i % 3]).collect(),
+                    None => planes[c].clone(),
+                });
+                let constants = consts.iter().any(Option::is_some);
                 let origins: Vec<(u32, u32)> = quads.iter().map(|q| q.0).collect();
                 let smasks: Vec<[u8; 4]> = quads.iter().map(|q| q.1).collect();
                 for &level in &levels {
                     let mut color = vec![0xa5u8; 4 * stride * rows as usize];
                     let w = QuadWrites {
-                        planes: [0, 1, 2, 3].map(|c| &planes[c][..]),
+                        planes: [0, 1, 2, 3].map(|c| &planes[if grey { 0 } else { c }][..]),
+                        consts,
                         origins: &origins,
                         smasks: &smasks,
                         rows: row_starts(&origins),
@@ -1850,6 +2030,12 @@ mod tests {
                         y0,
                         stride,
                     };
+                    if constants && !unorm {
+                        // (sRGB has no constant encode: nothing written.)
+                        assert!(!format.write_quads_at(level, w), "{format:?}");
+                        assert!(color.iter().all(|&b| b == 0xa5), "{format:?}");
+                        continue;
+                    }
                     assert!(format.write_quads_at(level, w), "{format:?}");
                     if let Some(i) = (0..color.len()).find(|&i| color[i] != want[i]) {
                         panic!(
@@ -1867,6 +2053,7 @@ mod tests {
         let mut color = vec![0u8; 64];
         let w = QuadWrites {
             planes: [&[0.5; 4][..]; 4],
+            consts: [None; 4],
             origins: &[(0, 0)],
             smasks: &[[1; 4]],
             rows: 0,

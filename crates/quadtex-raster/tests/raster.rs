@@ -663,6 +663,134 @@ impl quadtex_raster::FragmentShader for Grey {
     }
 }
 
+/// A shader with some channels constant: `consts[c]` where given, else a
+/// value from the pixel's position per channel; declared as
+/// `constant_channels` (`declare`, those planes then filled with garbage
+/// the renderer must not read) or written into every plane.
+struct Consts {
+    consts: [Option<f32>; 4],
+    declare: bool,
+}
+
+impl Consts {
+    fn value(&self, c: usize, x: f32, y: f32) -> f32 {
+        self.consts[c].unwrap_or(((x * (7.0 + c as f32) + y * 13.0) % 300.0) / 256.0 - 0.05)
+    }
+}
+
+impl quadtex_raster::FragmentShader for Consts {
+    fn shade(&self, q: &mut QuadCtx<'_>, out: &mut [[f32; 4]; 4]) {
+        let (x, y) = (q.attr(0), q.attr(1));
+        for l in 0..4 {
+            out[l] = std::array::from_fn(|c| self.value(c, x[l], y[l]));
+        }
+    }
+
+    fn shade_batch(
+        &self,
+        _q: &mut QuadCtx<'_>,
+        batch: &quadtex_raster::QuadBatch,
+        out: &mut quadtex_sampler::PlanarOut<'_>,
+    ) {
+        let (xs, ys) = (batch.attr_plane(0), batch.attr_plane(1));
+        for (j, (&x, &y)) in xs.iter().zip(ys).enumerate() {
+            let planes = [&mut *out.r, &mut *out.g, &mut *out.b, &mut *out.a];
+            for (c, p) in planes.into_iter().enumerate() {
+                p[j] = if self.declare && self.consts[c].is_some() {
+                    [f32::NAN, -7.0, 3.0][j % 3]
+                } else {
+                    self.value(c, x, y)
+                };
+            }
+        }
+    }
+
+    fn constant_channels(&self) -> [Option<f32>; 4] {
+        if self.declare {
+            self.consts
+        } else {
+            [None; 4]
+        }
+    }
+}
+
+/// A shader that declares constant channels and leaves their planes
+/// unwritten gives the targets of one writing all four planes, bit for
+/// bit: every target format, one and four samples, replaced (the SIMD
+/// encodes, the constants' codes computed once) and blended, with and
+/// without a depth test and write, for constants in one to four
+/// channels (halfway codes, out-of-range values and NaN among them).
+#[test]
+fn a_shader_with_constant_channels_gives_them_in_every_pixel() {
+    let (w, h) = (70, 45);
+    let tris = [
+        [(0.0, 0.0), (70.0, 0.0), (70.0, 45.0)],
+        [(0.0, 0.0), (70.0, 45.0), (0.0, 45.0)],
+        [(3.3, 5.1), (60.2, 9.7), (20.9, 40.4)],
+    ];
+    let render = |consts, declare, format, samples, state| {
+        let mut frame = Frame::new(w, h)
+            .with_samples(samples)
+            .with_color_format(format);
+        frame.clear_color = [0.25, 0.5, 0.75, 0.5];
+        frame.draw(draw(
+            screen_mesh(w, h, &tris, 0.5),
+            Arc::new(Consts { consts, declare }),
+            state,
+        ));
+        Renderer::new(1).unwrap().render(&frame).unwrap()
+    };
+    let states = [
+        DrawState::OVERLAY,
+        DrawState::default(),
+        DrawState {
+            blend: BlendMode::Alpha,
+            ..DrawState::OVERLAY
+        },
+        additive(),
+    ];
+    let patterns = [
+        [None, None, Some(0.0), Some(1.0)],
+        [None, None, None, Some(0.5)],
+        [Some(f32::NAN), None, None, None],
+        [None, Some(2.0), None, Some(-1.0)],
+        [Some(0.2), Some(128.5 / 255.0), Some(1.0), None],
+        [Some(0.75), Some(0.0), Some(0.3), Some(1.0)],
+    ];
+    for format in quadtex_raster::ColorFormat::ALL {
+        for samples in [1, 4] {
+            for (k, &state) in states.iter().enumerate() {
+                for consts in patterns {
+                    let a = render(consts, false, format, samples, state);
+                    let b = render(consts, true, format, samples, state);
+                    let (x, y) = (a.color.bytes(), b.color.bytes());
+                    assert_eq!(x.len(), y.len());
+                    if let Some(i) = (0..x.len()).find(|&i| x[i] != y[i]) {
+                        panic!(
+                            "{format:?} x{samples} state {k} {consts:?}: byte {i}: {} vs {}",
+                            x[i], y[i]
+                        );
+                    }
+                    assert!(a.stats.quads > 500, "{format:?} x{samples} state {k}");
+                }
+            }
+        }
+    }
+    // Pixel (2, 1) of an RGBA8 UNORM target, replaced, under `vec4(v0,
+    // v1, 0, 1)`: red `37 / 256 - 0.05` as code 24 (24.1 before
+    // rounding), green `(2.5 * 8 + 1.5 * 13) / 256 - 0.05` = 39.5 / 256
+    // - 0.05 as code 27 (26.6), blue 0 and alpha 255.
+    let a = render(
+        patterns[0],
+        true,
+        quadtex_raster::ColorFormat::Rgba8Unorm,
+        1,
+        DrawState::default(),
+    );
+    let px = &a.color.bytes()[4 * (w as usize + 2)..][..4];
+    assert_eq!(px, [24, 27, 0, 255]);
+}
+
 /// A shader that says its colours are `(v, v, v, v)` and writes red alone
 /// gives the targets of one writing all four channels, bit for bit: every
 /// target format, one and four samples, replaced (the SIMD encodes) and
