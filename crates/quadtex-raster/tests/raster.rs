@@ -714,32 +714,39 @@ impl quadtex_raster::FragmentShader for Consts {
     }
 }
 
-/// A shader that declares constant channels and leaves their planes
-/// unwritten gives the targets of one writing all four planes, bit for
-/// bit: every target format, one and four samples, replaced (the SIMD
-/// encodes, the constants' codes computed once) and blended, with and
-/// without a depth test and write, for constants in one to four
-/// channels (halfway codes, out-of-range values and NaN among them).
-#[test]
-fn a_shader_with_constant_channels_gives_them_in_every_pixel() {
+/// The planar shading tests' target: `w x h` = 70 x 45 in `format` with
+/// `samples` samples, cleared to (0.25, 0.5, 0.75, 0.5), `shader` drawn
+/// over it under `state` as two triangles covering it and one covering
+/// part of it; one thread.
+fn shaded_target(
+    shader: Arc<dyn quadtex_raster::FragmentShader>,
+    format: quadtex_raster::ColorFormat,
+    samples: u32,
+    state: DrawState,
+) -> quadtex_raster::Rendered {
     let (w, h) = (70, 45);
     let tris = [
         [(0.0, 0.0), (70.0, 0.0), (70.0, 45.0)],
         [(0.0, 0.0), (70.0, 45.0), (0.0, 45.0)],
         [(3.3, 5.1), (60.2, 9.7), (20.9, 40.4)],
     ];
-    let render = |consts, declare, format, samples, state| {
-        let mut frame = Frame::new(w, h)
-            .with_samples(samples)
-            .with_color_format(format);
-        frame.clear_color = [0.25, 0.5, 0.75, 0.5];
-        frame.draw(draw(
-            screen_mesh(w, h, &tris, 0.5),
-            Arc::new(Consts { consts, declare }),
-            state,
-        ));
-        Renderer::new(1).unwrap().render(&frame).unwrap()
-    };
+    let mut frame = Frame::new(w, h)
+        .with_samples(samples)
+        .with_color_format(format);
+    frame.clear_color = [0.25, 0.5, 0.75, 0.5];
+    frame.draw(draw(screen_mesh(w, h, &tris, 0.5), shader, state));
+    Renderer::new(1).unwrap().render(&frame).unwrap()
+}
+
+/// Asserts that shader `b` gives the targets of shader `a` byte for
+/// byte ([`shaded_target`]): every target format, one and four samples,
+/// replaced (the SIMD encodes) and blended (lane by lane), with and
+/// without a depth test and write; `what` names the case in a failure.
+fn assert_same_targets(
+    what: &str,
+    a: Arc<dyn quadtex_raster::FragmentShader>,
+    b: Arc<dyn quadtex_raster::FragmentShader>,
+) {
     let states = [
         DrawState::OVERLAY,
         DrawState::default(),
@@ -749,6 +756,44 @@ fn a_shader_with_constant_channels_gives_them_in_every_pixel() {
         },
         additive(),
     ];
+    for format in quadtex_raster::ColorFormat::ALL {
+        for samples in [1, 4] {
+            for (k, &state) in states.iter().enumerate() {
+                let x = shaded_target(a.clone(), format, samples, state);
+                let y = shaded_target(b.clone(), format, samples, state);
+                let (x, y, quads) = (x.color.bytes(), y.color.bytes(), x.stats.quads);
+                assert_eq!(x.len(), y.len());
+                if let Some(i) = (0..x.len()).find(|&i| x[i] != y[i]) {
+                    panic!(
+                        "{what}: {format:?} x{samples} state {k}: byte {i}: {} vs {}",
+                        x[i], y[i]
+                    );
+                }
+                assert!(quads > 500, "{what}: {format:?} x{samples} state {k}");
+            }
+        }
+    }
+}
+
+/// Pixel (2, 1) of [`shaded_target`]'s RGBA8 UNORM target, replaced,
+/// one sample.
+fn pixel_2_1(shader: Arc<dyn quadtex_raster::FragmentShader>) -> [u8; 4] {
+    let t = shaded_target(
+        shader,
+        quadtex_raster::ColorFormat::Rgba8Unorm,
+        1,
+        DrawState::default(),
+    );
+    t.color.bytes()[4 * (70 + 2)..][..4].try_into().unwrap()
+}
+
+/// A shader that declares constant channels and leaves their planes
+/// unwritten gives the targets of one writing all four planes, bit for
+/// bit ([`assert_same_targets`]: the constants' codes computed once where
+/// the encodes are SIMD), for constants in one to four channels (halfway
+/// codes, out-of-range values and NaN among them).
+#[test]
+fn a_shader_with_constant_channels_gives_them_in_every_pixel() {
     let patterns = [
         [None, None, Some(0.0), Some(1.0)],
         [None, None, None, Some(0.5)],
@@ -757,99 +802,40 @@ fn a_shader_with_constant_channels_gives_them_in_every_pixel() {
         [Some(0.2), Some(128.5 / 255.0), Some(1.0), None],
         [Some(0.75), Some(0.0), Some(0.3), Some(1.0)],
     ];
-    for format in quadtex_raster::ColorFormat::ALL {
-        for samples in [1, 4] {
-            for (k, &state) in states.iter().enumerate() {
-                for consts in patterns {
-                    let a = render(consts, false, format, samples, state);
-                    let b = render(consts, true, format, samples, state);
-                    let (x, y) = (a.color.bytes(), b.color.bytes());
-                    assert_eq!(x.len(), y.len());
-                    if let Some(i) = (0..x.len()).find(|&i| x[i] != y[i]) {
-                        panic!(
-                            "{format:?} x{samples} state {k} {consts:?}: byte {i}: {} vs {}",
-                            x[i], y[i]
-                        );
-                    }
-                    assert!(a.stats.quads > 500, "{format:?} x{samples} state {k}");
-                }
-            }
-        }
+    for consts in patterns {
+        assert_same_targets(
+            &format!("{consts:?}"),
+            Arc::new(Consts {
+                consts,
+                declare: false,
+            }),
+            Arc::new(Consts {
+                consts,
+                declare: true,
+            }),
+        );
     }
-    // Pixel (2, 1) of an RGBA8 UNORM target, replaced, under `vec4(v0,
-    // v1, 0, 1)`: red `37 / 256 - 0.05` as code 24 (24.1 before
-    // rounding), green `(2.5 * 8 + 1.5 * 13) / 256 - 0.05` = 39.5 / 256
-    // - 0.05 as code 27 (26.6), blue 0 and alpha 255.
-    let a = render(
-        patterns[0],
-        true,
-        quadtex_raster::ColorFormat::Rgba8Unorm,
-        1,
-        DrawState::default(),
-    );
-    let px = &a.color.bytes()[4 * (w as usize + 2)..][..4];
+    // Pixel (2, 1) under `vec4(v0, v1, 0, 1)`: red `37 / 256 - 0.05` as
+    // code 24 (24.1 before rounding), green `(2.5 * 8 + 1.5 * 13) / 256 -
+    // 0.05` = 39.5 / 256 - 0.05 as code 27 (26.6), blue 0 and alpha 255.
+    let px = pixel_2_1(Arc::new(Consts {
+        consts: patterns[0],
+        declare: true,
+    }));
     assert_eq!(px, [24, 27, 0, 255]);
 }
 
 /// A shader that says its colours are `(v, v, v, v)` and writes red alone
-/// gives the targets of one writing all four channels, bit for bit: every
-/// target format, one and four samples, replaced (the SIMD encodes) and
-/// blended (lane by lane), with and without a depth test and write.
+/// gives the targets of one writing all four channels, bit for bit
+/// ([`assert_same_targets`]).
 #[test]
 fn a_shader_replicating_red_gives_its_grey_in_every_channel() {
-    let (w, h) = (70, 45);
-    let tris = [
-        [(0.0, 0.0), (70.0, 0.0), (70.0, 45.0)],
-        [(0.0, 0.0), (70.0, 45.0), (0.0, 45.0)],
-        [(3.3, 5.1), (60.2, 9.7), (20.9, 40.4)],
-    ];
-    let render = |replicate: bool, format, samples, state| {
-        let mut frame = Frame::new(w, h)
-            .with_samples(samples)
-            .with_color_format(format);
-        frame.clear_color = [0.25, 0.5, 0.75, 0.5];
-        frame.draw(draw(
-            screen_mesh(w, h, &tris, 0.5),
-            Arc::new(Grey { replicate }),
-            state,
-        ));
-        Renderer::new(1).unwrap().render(&frame).unwrap()
-    };
-    let states = [
-        DrawState::OVERLAY,
-        DrawState::default(),
-        DrawState {
-            blend: BlendMode::Alpha,
-            ..DrawState::OVERLAY
-        },
-        additive(),
-    ];
-    for format in quadtex_raster::ColorFormat::ALL {
-        for samples in [1, 4] {
-            for (k, &state) in states.iter().enumerate() {
-                let a = render(false, format, samples, state);
-                let b = render(true, format, samples, state);
-                let (x, y) = (a.color.bytes(), b.color.bytes());
-                assert_eq!(x.len(), y.len());
-                if let Some(i) = (0..x.len()).find(|&i| x[i] != y[i]) {
-                    panic!(
-                        "{format:?} x{samples} state {k}: byte {i}: {} vs {}",
-                        x[i], y[i]
-                    );
-                }
-                assert!(a.stats.quads > 500, "{format:?} x{samples} state {k}");
-            }
-        }
-    }
-    // The replicated red is in every channel: pixel (2, 1) of an RGBA8
-    // UNORM target, replaced, holds `v = 37 / 256 - 0.05` as code 24 in
-    // all four (24.1 before rounding).
-    let a = render(
-        true,
-        quadtex_raster::ColorFormat::Rgba8Unorm,
-        1,
-        DrawState::default(),
+    assert_same_targets(
+        "replicated red",
+        Arc::new(Grey { replicate: false }),
+        Arc::new(Grey { replicate: true }),
     );
-    let px = &a.color.bytes()[4 * (w as usize + 2)..][..4];
-    assert_eq!(px, [24; 4]);
+    // The replicated red is in every channel: pixel (2, 1) holds `v = 37
+    // / 256 - 0.05` as code 24 in all four (24.1 before rounding).
+    assert_eq!(pixel_2_1(Arc::new(Grey { replicate: true })), [24; 4]);
 }
