@@ -137,11 +137,14 @@ pub trait FragmentShader: Send + Sync {
     /// shader gives, in RGBA order: `Some(v)` for such a channel (GLSL's
     /// `vec4(uv, 0.0, 1.0)`: blue `Some(0.0)`, alpha `Some(1.0)`), `None`
     /// for the others. [`Self::shade_batch`] need not write a constant
-    /// channel's plane: the renderer takes the constant for it (encoding
-    /// it once, not per lane, where the target's format allows) and leaves
-    /// that plane's contents alone, so a shader spends no stores on it.
-    /// Ignored when [`Self::replicates_red`] is `true`. The default has no
-    /// constant channel (all four planes are read).
+    /// channel's plane, so a shader spends no stores on it: the renderer
+    /// takes the constant for it, encoding it once per batch where an
+    /// 8-bit UNORM target takes the colours straight into place, and
+    /// filling the plane with it before the other targets' encodes,
+    /// blending and multisample writes. The shader's `shade` (the quad
+    /// by quad form) still gives all four channels. Ignored when
+    /// [`Self::replicates_red`] is `true`. The default has no constant
+    /// channel (all four planes are read).
     fn constant_channels(&self) -> [Option<f32>; 4] {
         [None; 4]
     }
