@@ -283,31 +283,10 @@ impl ColorFormat {
                 w.planes = vary.map(|v| v.0);
                 let sh = vary.map(|v| v.1);
                 match n {
-                    0 => crate::simd::run_at(
-                        level,
-                        WriteQuads {
-                            e: Some8::<0> { sh: [], k },
-                            w,
-                        },
-                    ),
-                    1 => {
-                        let e = Some8::<1> { sh: [sh[0]], k };
-                        crate::simd::run_at(level, WriteQuads { e, w });
-                    }
-                    2 => {
-                        let e = Some8::<2> {
-                            sh: [sh[0], sh[1]],
-                            k,
-                        };
-                        crate::simd::run_at(level, WriteQuads { e, w });
-                    }
-                    _ => {
-                        let e = Some8::<3> {
-                            sh: [sh[0], sh[1], sh[2]],
-                            k,
-                        };
-                        crate::simd::run_at(level, WriteQuads { e, w });
-                    }
+                    0 => Some8::<0>::write(sh, k, level, w),
+                    1 => Some8::<1>::write(sh, k, level, w),
+                    2 => Some8::<2>::write(sh, k, level, w),
+                    _ => Some8::<3>::write(sh, k, level, w),
                 }
                 true
             }
@@ -441,6 +420,18 @@ impl Encode8 for Grey8 {
 struct Some8<const V: usize> {
     sh: [u32; V],
     k: u32,
+}
+
+impl<const V: usize> Some8<V> {
+    /// [`write_quads`] with the first `V` of the varying channels'
+    /// shifts `sh` and the constants' word `k`, compiled for `level`.
+    fn write(sh: [u32; 4], k: u32, level: SimdLevel, w: QuadWrites<'_>) {
+        let e = Some8::<V> {
+            sh: std::array::from_fn(|j| sh[j]),
+            k,
+        };
+        crate::simd::run_at(level, WriteQuads { e, w });
+    }
 }
 
 impl<const V: usize> Encode8 for Some8<V> {
