@@ -50,6 +50,14 @@ pub(crate) trait Lanes: Copy {
     fn words2(self, bytes: &[u8], offs: Self::I) -> (Self::I, Self::I) {
         (self.words(bytes, offs), self.words(bytes, offs + self.i(4)))
     }
+    /// Per lane, the four IEEE halves of the 8 bytes at `offs` (an
+    /// RGBA16F texel: its words at `offs` and `offs + 4`, [`Lanes::words2`],
+    /// each word's low half first), exactly as f32.
+    #[inline(always)]
+    fn halves4(self, bytes: &[u8], offs: Self::I) -> [Self::F; 4] {
+        let (low, high) = self.words2(bytes, offs);
+        [low.f16_lo(), low.f16_hi(), high.f16_lo(), high.f16_hi()]
+    }
     /// Per lane, the sRGB EOTF of the 8-bit code in the lane's low byte
     /// (the format crate's table).
     fn srgb(self, codes: Self::I) -> Self::F;

@@ -832,7 +832,8 @@ impl<'a> Plan<'a> {
 pub(crate) enum Shape {
     /// Not of the common shape: the general kernel of the texel kind.
     General,
-    /// 2D or 2D array without a compare (the 8-bit RGBA kernels).
+    /// 2D or 2D array without a compare (the 8-bit RGBA kernels, and
+    /// RGBA16F's).
     Simple,
     /// 2D or 2D array with a depth compare on D32F or UNORM depth (the
     /// depth kernels: PCF).
@@ -930,6 +931,9 @@ pub(crate) trait GroupKernel: Sized {
             }
             TexelKind::DepthUnorm => kind!(depth_unorm),
             TexelKind::R32f => kind!(r32f),
+            TexelKind::Rgba16f if Self::SHAPES && self.shape() == Shape::Simple => {
+                kind!(rgba16f_s)
+            }
             TexelKind::Rgba16f => kind!(rgba16f),
             TexelKind::Any => kind!(any),
         }
@@ -987,6 +991,7 @@ mod homes {
         depth_unorm_s = DEPTH_UNORM_S;
         r32f = R32F;
         rgba16f = RGBA16F;
+        rgba16f_s = RGBA16F_S;
         any = ANY;
     }
 }
@@ -2127,6 +2132,7 @@ const RGBA8_S: u8 = RGBA8 | SIMPLE;
 const RGBA8_INT_S: u8 = RGBA8_INT | SIMPLE;
 const DEPTH32_S: u8 = DEPTH32 | SIMPLE;
 const DEPTH_UNORM_S: u8 = DEPTH_UNORM | SIMPLE;
+const RGBA16F_S: u8 = RGBA16F | SIMPLE;
 /// Set in `K` with [`SIMPLE`] for the common shape on a cube
 /// ([`Shape::SimpleCube`]): the LOD and face per lane as the general
 /// kernel makes them, then the simple kernel's texel reads and sums,
@@ -2185,9 +2191,8 @@ fn read_at<L: Lanes, const K: u8>(l: L, p: &Plan<'_>, at: L::I, dref: L::F) -> [
         };
     }
     if const { kind::<K>() == RGBA16F } {
-        // The texel's two words as one 8-byte load a lane.
-        let (low, high) = l.words2(p.bytes, at);
-        return [low.f16_lo(), low.f16_hi(), high.f16_lo(), high.f16_hi()];
+        // The texel's 8 bytes as one load a lane.
+        return l.halves4(p.bytes, at);
     }
     word_texel::<L, K>(l, p, l.words(p.bytes, at), dref)
 }
@@ -2841,6 +2846,19 @@ fn weigh<L: Lanes, const K: u8>(
         let zero = any.select(l.f(0.0), l.f(-0.0));
         return [acc[0], zero, zero, acc[3]];
     }
+    // Signed texels with every term weighted on every lane (a linear
+    // footprint off the texel centres, the common case): no term is
+    // skipped, so the plain sums below are the reference's.
+    let all_live = signed && {
+        let mut live = (wts[0][0] * wts[1][0]).eq(l.f(0.0)).not();
+        if !p.nearest {
+            live = live
+                & (wts[0][1] * wts[1][0]).eq(l.f(0.0)).not()
+                & (wts[0][0] * wts[1][1]).eq(l.f(0.0)).not()
+                & (wts[0][1] * wts[1][1]).eq(l.f(0.0)).not();
+        }
+        live.all()
+    };
     for ky in 0..2 {
         for kx in 0..2 {
             if p.nearest && (kx, ky) != (0, 0) {
@@ -2854,7 +2872,7 @@ fn weigh<L: Lanes, const K: u8>(
                     v[c] = ins.select(v[c], b[c]);
                 }
             }
-            if signed {
+            if signed && !all_live {
                 // `filter_level` skips zero-weight terms.
                 let live = w.eq(l.f(0.0)).not();
                 for c in 0..4 {
@@ -4034,7 +4052,9 @@ fn levels<L: Lanes, const K: u8>(
     // `sample_lane`: -0.0 plus each weighted level (UNORM values: a
     // zero-weight level adds +0, as in `filter_level`).
     let (w0, w1) = (lod.w_hi, lod.w_lo);
-    if const { simple::<K>() } {
+    // (RGBA16F's texels are floats: its simple kernel takes the general
+    // sums, which skip zero-weight terms as the reference does.)
+    if const { simple::<K>() && kind::<K>() != RGBA16F } {
         match simple_levels::<L, K>(l, p, (&lv, lod, made), layer, (s, t), dref) {
             Simple::Done(acc) => return Some(acc),
             Simple::Inexact => return None,
@@ -4059,6 +4079,15 @@ fn levels<L: Lanes, const K: u8>(
         if signed {
             // `sample_lane` skips zero-weight levels.
             let (live0, live1) = (w0.eq(l.f(0.0)).not(), w1.eq(l.f(0.0)).not());
+            if (live0 & live1).all() {
+                // Both levels weighted on every lane: `-0.0 + x` is `x`
+                // bit for bit (signed zeros and NaN included), so the
+                // same sums without the selects.
+                for c in 0..4 {
+                    acc[c] = w0 * v0[c] + w1 * v1[c];
+                }
+                return Some(acc);
+            }
             for c in 0..4 {
                 let a = live0.select(l.f(-0.0) + w0 * v0[c], l.f(-0.0));
                 acc[c] = live1.select(a + w1 * v1[c], a);

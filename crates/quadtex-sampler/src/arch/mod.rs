@@ -753,6 +753,70 @@ pub(crate) mod x86 {
     #[derive(Clone, Copy, Debug)]
     pub(crate) struct Avx512(pub(super) bool);
 
+    impl Avx512 {
+        /// The 8 bytes at each lane's offset as 64-bit lanes, lanes 0..8
+        /// in the first vector and 8..16 in the second (the word at the
+        /// offset low, the next high), where every lane's 8 bytes lie in
+        /// `bytes`; `None` otherwise.
+        #[inline(always)]
+        fn pairs64(self, bytes: &[u8], offs: Iz) -> Option<(__m512i, __m512i)> {
+            let last = bytes
+                .len()
+                .checked_sub(8)
+                .and_then(|l| i32::try_from(l).ok())?;
+            // Unsigned: a negative offset is a huge one.
+            let past = avx!(_mm512_cmpgt_epu32_mask(offs.0, _mm512_set1_epi32(last)));
+            if past != 0 {
+                return None;
+            }
+            // Lanes 0..8 and 8..16 as 64-bit pairs (the word at
+            // `offs` low, the next high).
+            let (a, b) = if self.0 {
+                let q = pairs_z(offs.0);
+                let p = bytes.as_ptr();
+                // SAFETY: every lane's offset `lane(&q, k)` is in
+                // `0..=last`, `last = bytes.len() - 8` (the
+                // unsigned compare above found no lane past it), so
+                // each 8-byte read lies inside `bytes`;
+                // `read_unaligned` needs no alignment.
+                let w = |k: usize| unsafe {
+                    p.add(lane(&q, k) as usize).cast::<i64>().read_unaligned()
+                };
+                let x0 = avx!(_mm_set_epi64x(w(1), w(0)));
+                let x1 = avx!(_mm_set_epi64x(w(3), w(2)));
+                let x2 = avx!(_mm_set_epi64x(w(5), w(4)));
+                let x3 = avx!(_mm_set_epi64x(w(7), w(6)));
+                let x4 = avx!(_mm_set_epi64x(w(9), w(8)));
+                let x5 = avx!(_mm_set_epi64x(w(11), w(10)));
+                let x6 = avx!(_mm_set_epi64x(w(13), w(12)));
+                let x7 = avx!(_mm_set_epi64x(w(15), w(14)));
+                // (Written out: a closure would be compiled
+                // apart.)
+                let (y0, y1) = avx!((_mm256_set_m128i(x1, x0), _mm256_set_m128i(x3, x2)));
+                let (y2, y3) = avx!((_mm256_set_m128i(x5, x4), _mm256_set_m128i(x7, x6)));
+                avx!((
+                    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(y0), y1),
+                    _mm512_inserti64x4::<1>(_mm512_castsi256_si512(y2), y3),
+                ))
+            } else {
+                let p = bytes.as_ptr();
+                // SAFETY: as for the scalar reads: every lane's
+                // 8 bytes lie inside `bytes`; gathers need no
+                // alignment; AVX-512 as in the module's rule.
+                unsafe {
+                    (
+                        _mm512_i32gather_epi64::<1>(_mm512_castsi512_si256(offs.0), p.cast()),
+                        _mm512_i32gather_epi64::<1>(
+                            _mm512_extracti64x4_epi64::<1>(offs.0),
+                            p.cast(),
+                        ),
+                    )
+                }
+            };
+            Some((a, b))
+        }
+    }
+
     /// Sixteen f32 lanes.
     #[derive(Clone, Copy, Debug)]
     pub(crate) struct Fz(__m512);
@@ -839,75 +903,56 @@ pub(crate) mod x86 {
         }
         #[inline(always)]
         fn words2(self, bytes: &[u8], offs: Iz) -> (Iz, Iz) {
-            let last = bytes
-                .len()
-                .checked_sub(8)
-                .and_then(|l| i32::try_from(l).ok());
-            if let Some(last) = last {
-                // Unsigned: a negative offset is a huge one.
-                let past = avx!(_mm512_cmpgt_epu32_mask(offs.0, _mm512_set1_epi32(last)));
-                if past == 0 {
-                    // Lanes 0..8 and 8..16 as 64-bit pairs (the word at
-                    // `offs` low, the next high).
-                    let (a, b) = if self.0 {
-                        let q = pairs_z(offs.0);
-                        let p = bytes.as_ptr();
-                        // SAFETY: every lane's offset `lane(&q, k)` is in
-                        // `0..=last`, `last = bytes.len() - 8` (the
-                        // unsigned compare above found no lane past it), so
-                        // each 8-byte read lies inside `bytes`;
-                        // `read_unaligned` needs no alignment.
-                        let w = |k: usize| unsafe {
-                            p.add(lane(&q, k) as usize).cast::<i64>().read_unaligned()
-                        };
-                        let x0 = avx!(_mm_set_epi64x(w(1), w(0)));
-                        let x1 = avx!(_mm_set_epi64x(w(3), w(2)));
-                        let x2 = avx!(_mm_set_epi64x(w(5), w(4)));
-                        let x3 = avx!(_mm_set_epi64x(w(7), w(6)));
-                        let x4 = avx!(_mm_set_epi64x(w(9), w(8)));
-                        let x5 = avx!(_mm_set_epi64x(w(11), w(10)));
-                        let x6 = avx!(_mm_set_epi64x(w(13), w(12)));
-                        let x7 = avx!(_mm_set_epi64x(w(15), w(14)));
-                        // (Written out: a closure would be compiled
-                        // apart.)
-                        let (y0, y1) = avx!((_mm256_set_m128i(x1, x0), _mm256_set_m128i(x3, x2)));
-                        let (y2, y3) = avx!((_mm256_set_m128i(x5, x4), _mm256_set_m128i(x7, x6)));
-                        avx!((
-                            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(y0), y1),
-                            _mm512_inserti64x4::<1>(_mm512_castsi256_si512(y2), y3),
-                        ))
-                    } else {
-                        let p = bytes.as_ptr();
-                        // SAFETY: as for the scalar reads: every lane's
-                        // 8 bytes lie inside `bytes`; gathers need no
-                        // alignment; AVX-512 as in the module's rule.
-                        unsafe {
-                            (
-                                _mm512_i32gather_epi64::<1>(
-                                    _mm512_castsi512_si256(offs.0),
-                                    p.cast(),
-                                ),
-                                _mm512_i32gather_epi64::<1>(
-                                    _mm512_extracti64x4_epi64::<1>(offs.0),
-                                    p.cast(),
-                                ),
-                            )
-                        }
-                    };
-                    // The even words of (a, b), then the odd ones.
-                    let even = avx!(_mm512_setr_epi32(
-                        0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
-                    ));
-                    let odd = avx!(_mm512_setr_epi32(
-                        1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
-                    ));
-                    return (
-                        Iz(avx!(_mm512_permutex2var_epi32(a, even, b))),
-                        Iz(avx!(_mm512_permutex2var_epi32(a, odd, b))),
-                    );
-                }
+            if let Some((a, b)) = self.pairs64(bytes, offs) {
+                // The even words of (a, b), then the odd ones.
+                let even = avx!(_mm512_setr_epi32(
+                    0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30
+                ));
+                let odd = avx!(_mm512_setr_epi32(
+                    1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31
+                ));
+                return (
+                    Iz(avx!(_mm512_permutex2var_epi32(a, even, b))),
+                    Iz(avx!(_mm512_permutex2var_epi32(a, odd, b))),
+                );
             }
             (self.words(bytes, offs), self.words(bytes, offs + self.i(4)))
+        }
+        #[inline(always)]
+        fn halves4(self, bytes: &[u8], offs: Iz) -> [Fz; 4] {
+            if let Some((a, b)) = self.pairs64(bytes, offs) {
+                // Half `c` of lane `j` is word `4j + c` of (a, b) (lanes
+                // 0..8 in `a`, 8..16 in `b`): one two-source word permute
+                // (AVX-512BW) gives R of the sixteen lanes and then G, a
+                // second B and A; each 256-bit half converts at once.
+                let mut rg = [0i16; 32];
+                let mut ba = [0i16; 32];
+                for j in 0..16 {
+                    rg[j] = 4 * j as i16;
+                    rg[16 + j] = 4 * j as i16 + 1;
+                    ba[j] = 4 * j as i16 + 2;
+                    ba[16 + j] = 4 * j as i16 + 3;
+                }
+                // SAFETY: `rg` and `ba` are 64 bytes each, what one
+                // unaligned 512-bit load reads; AVX-512 as in the
+                // module's rule.
+                let (irg, iba) = unsafe {
+                    (
+                        _mm512_loadu_si512(rg.as_ptr().cast()),
+                        _mm512_loadu_si512(ba.as_ptr().cast()),
+                    )
+                };
+                let rg = avx!(_mm512_permutex2var_epi16(a, irg, b));
+                let ba = avx!(_mm512_permutex2var_epi16(a, iba, b));
+                return avx!([
+                    Fz(_mm512_cvtph_ps(_mm512_castsi512_si256(rg))),
+                    Fz(_mm512_cvtph_ps(_mm512_extracti64x4_epi64::<1>(rg))),
+                    Fz(_mm512_cvtph_ps(_mm512_castsi512_si256(ba))),
+                    Fz(_mm512_cvtph_ps(_mm512_extracti64x4_epi64::<1>(ba))),
+                ]);
+            }
+            let (low, high) = (self.words(bytes, offs), self.words(bytes, offs + self.i(4)));
+            [low.f16_lo(), low.f16_hi(), high.f16_lo(), high.f16_hi()]
         }
         #[inline(always)]
         fn srgb(self, codes: Iz) -> Fz {
@@ -1371,6 +1416,31 @@ mod tests {
         }
     }
 
+    /// `Lanes::halves4` of every level on `offs`: each lane's four
+    /// halves as f32 bits.
+    struct Halves4<'a> {
+        bytes: &'a [u8],
+        offs: [i32; 16],
+    }
+
+    impl LaneKernel for Halves4<'_> {
+        type Out = [[u32; 16]; 4];
+        fn run<L: Lanes>(self, l: L) -> [[u32; 16]; 4] {
+            let mut out = [[0u32; 16]; 4];
+            for k in (0..16).step_by(L::N) {
+                let h = l.halves4(self.bytes, l.load_i(&self.offs[k..]));
+                for (c, v) in h.into_iter().enumerate() {
+                    let mut f = [0f32; 16];
+                    l.store(v, &mut f[k..]);
+                    for (o, x) in out[c][k..k + L::N].iter_mut().zip(&f[k..]) {
+                        *o = x.to_bits();
+                    }
+                }
+            }
+            out
+        }
+    }
+
     /// Sixteen offsets drawn with the xorshift state `s`: each draw's
     /// case (`draw % cases`) gives an edge offset where `edge` has one,
     /// else an offset in `0..below`.
@@ -1420,6 +1490,52 @@ mod tests {
                         level,
                         scalar,
                         Words2 {
+                            bytes: &bytes,
+                            offs,
+                        },
+                    );
+                    assert_eq!(got, want, "{level:?} scalar {scalar} {offs:?}");
+                }
+            }
+        }
+    }
+
+    /// The RGBA16F texel loads are the scalar twin's halves (the words at
+    /// `offs` and `offs + 4`, each decoded by the `half` crate) at every
+    /// level and load method, bit for bit: bytes that hold every half
+    /// class (zeros, subnormals, infinities, NaNs), offsets anywhere, at
+    /// the last eight bytes, past them (the twin's zeros) and negative.
+    #[test]
+    fn every_level_reads_rgba16f_texels_as_the_scalar_twin() {
+        let bytes: Vec<u8> = (0..613u32)
+            .map(|i| (i.wrapping_mul(2_246_822_519) >> 13) as u8)
+            .collect();
+        let n = bytes.len() as i32;
+        let half = |w: i32| half::f16::from_bits(w as u16).to_f32().to_bits();
+        let mut s = 23u32;
+        for round in 0..5_000 {
+            let offs = offsets(&mut s, 17, n - 7, |case| match case {
+                0 => Some(n - 8),
+                1 if round % 2 == 0 => Some(n - 7),
+                2 if round % 5 == 0 => Some(n - 2),
+                3 if round % 7 == 0 => Some(-8),
+                4 if round % 11 == 0 => Some(i32::MAX),
+                _ => None,
+            });
+            let lo = load_u32_scalar(&bytes, 0, offs);
+            let hi = load_u32_scalar(&bytes, 0, offs.map(|o| o.wrapping_add(4)));
+            let want = [
+                lo.map(half),
+                lo.map(|w| half(((w as u32) >> 16) as i32)),
+                hi.map(half),
+                hi.map(|w| half(((w as u32) >> 16) as i32)),
+            ];
+            for level in crate::cpu::SimdLevel::ALL {
+                for scalar in [false, true] {
+                    let got = run_loads(
+                        level,
+                        scalar,
+                        Halves4 {
                             bytes: &bytes,
                             offs,
                         },
